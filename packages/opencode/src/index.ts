@@ -1,0 +1,4 @@
+/**
+ * Placeholder entry point; this package is filled by its own issue.
+ */
+export {};

@@ -1,0 +1,53 @@
+export type { ConfigSource, TeamRegistrationEntry } from './config-source.js';
+export {
+  BuiltinTeamRegistrationSchema,
+  ConfigSourceSchema,
+  PathTeamRegistrationSchema,
+  TeamRegistrationEntrySchema,
+} from './config-source.js';
+export type { Message, MessageKind, MessageReference } from './message.js';
+export { MESSAGE_KINDS, MessageReferenceSchema, MessageSchema } from './message.js';
+export {
+  MemberNameSchema,
+  NAME_PATTERN,
+  RunIdSchema,
+  TaskIdSchema,
+  TeamNameSchema,
+  TimestampSchema,
+} from './names.js';
+export type { RunEvent } from './run-event.js';
+export { RunEventSchema } from './run-event.js';
+export type {
+  MemberStatus,
+  PermissionRequest,
+  RunMember,
+  RunStatus,
+  RuntimeState,
+  ShutdownRequest,
+  TmuxLayout,
+} from './runtime-state.js';
+export {
+  MEMBER_STATUSES,
+  PermissionRequestSchema,
+  RUN_STATUSES,
+  RunMemberSchema,
+  RuntimeStateSchema,
+  ShutdownRequestSchema,
+  TmuxLayoutSchema,
+} from './runtime-state.js';
+export type { Task, TaskStatus } from './task.js';
+export { TASK_STATUSES, TaskSchema } from './task.js';
+export type {
+  RunBounds,
+  TeamMemberSpec,
+  TeamPolicy,
+  TeamSpec,
+  TeamSpecInput,
+} from './team-spec.js';
+export {
+  PermissionActionSchema,
+  RunBoundsSchema,
+  TeamMemberSpecSchema,
+  TeamPolicySchema,
+  TeamSpecSchema,
+} from './team-spec.js';

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { MemberNameSchema, RunIdSchema, TeamNameSchema, TimestampSchema } from './names.js';
+import { RunBoundsSchema } from './team-spec.js';
+
+/** Every run status; see the state module's status machine for the allowed moves. */
+export const RUN_STATUSES = [
+  'creating',
+  'active',
+  'shutdown_requested',
+  'deleting',
+  'deleted',
+  'failed',
+  'orphaned',
+] as const;
+/** A run status. */
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** Every member status. */
+export const MEMBER_STATUSES = [
+  'pending',
+  'running',
+  'idle',
+  'errored',
+  'shutdown_approved',
+  'terminated',
+] as const;
+/** A member status. */
+export type MemberStatus = (typeof MEMBER_STATUSES)[number];
+
+/** One member of a run. */
+export const RunMemberSchema = z.strictObject({
+  name: MemberNameSchema,
+  role: z.string().min(1).max(64),
+  isLead: z.boolean(),
+  sessionId: z.string().min(1).max(512).optional(),
+  status: z.enum(MEMBER_STATUSES),
+  model: z.string().max(200).optional(),
+  color: z.string().max(32).optional(),
+  worktreePath: z.string().optional(),
+  branch: z.string().optional(),
+  tmuxPaneId: z.string().optional(),
+  lastSeenAt: TimestampSchema.optional(),
+  pendingDeliveryIds: z.array(z.uuid()).default([]),
+  turns: z.number().int().nonnegative().default(0),
+  statusReason: z.string().max(2_000).optional(),
+});
+/** One member of a run. */
+export type RunMember = z.infer<typeof RunMemberSchema>;
+
+/** A request that a member shut down, and how it was answered. */
+export const ShutdownRequestSchema = z.strictObject({
+  member: MemberNameSchema,
+  requester: MemberNameSchema,
+  requestedAt: TimestampSchema,
+  approvedAt: TimestampSchema.optional(),
+  rejectedAt: TimestampSchema.optional(),
+  reason: z.string().max(2_000).optional(),
+});
+/** A shutdown request. */
+export type ShutdownRequest = z.infer<typeof ShutdownRequestSchema>;
+
+/** A member's request to act outside its worktree, and its answer. */
+export const PermissionRequestSchema = z.strictObject({
+  id: z.uuid(),
+  member: MemberNameSchema,
+  action: z.string().min(1).max(200),
+  path: z.string().max(4096).optional(),
+  requestedAt: TimestampSchema,
+  status: z.enum(['pending', 'approved', 'denied']),
+  decidedAt: TimestampSchema.optional(),
+  decidedBy: MemberNameSchema.optional(),
+  reason: z.string().max(2_000).optional(),
+});
+/** A permission request. */
+export type PermissionRequest = z.infer<typeof PermissionRequestSchema>;
+
+/** The tmux panes a run created, so it removes exactly those. */
+export const TmuxLayoutSchema = z.strictObject({
+  mode: z.enum(['caller-window', 'detached-session']),
+  socket: z.string().optional(),
+  sessionName: z.string().optional(),
+  windowId: z.string().optional(),
+  callerPaneId: z.string().optional(),
+  ownedSession: z.boolean(),
+  paneIds: z.record(MemberNameSchema, z.string()).default({}),
+});
+/** A run's tmux layout. */
+export type TmuxLayout = z.infer<typeof TmuxLayoutSchema>;
+
+/** The durable state of one team run (`runtime/<runId>/state.json`). */
+export const RuntimeStateSchema = z.strictObject({
+  version: z.literal(1),
+  runId: RunIdSchema,
+  teamName: TeamNameSchema,
+  teamSource: z.strictObject({
+    scope: z.enum(['builtin', 'global', 'project', 'inline']),
+    path: z.string().optional(),
+  }),
+  hostId: z.string().min(1).max(200),
+  createdAt: TimestampSchema,
+  updatedAt: TimestampSchema,
+  status: z.enum(RUN_STATUSES),
+  statusReason: z.string().max(4_000).optional(),
+  leadSessionId: z.string().max(512).optional(),
+  repoRoot: z.string().optional(),
+  tmuxLayout: TmuxLayoutSchema.optional(),
+  members: z.array(RunMemberSchema),
+  shutdownRequests: z.array(ShutdownRequestSchema).default([]),
+  permissionRequests: z.array(PermissionRequestSchema).default([]),
+  pathAllowlists: z.record(MemberNameSchema, z.array(z.string())).default({}),
+  bounds: RunBoundsSchema,
+  counters: z
+    .strictObject({
+      messagesSent: z.number().int().nonnegative().default(0),
+      turns: z.number().int().nonnegative().default(0),
+    })
+    .default({ messagesSent: 0, turns: 0 }),
+});
+/** The durable state of a team run. */
+export type RuntimeState = z.infer<typeof RuntimeStateSchema>;

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { MemberNameSchema, TaskIdSchema, TimestampSchema } from './names.js';
+
+/** Every task status; see the task list's status machine for the allowed moves. */
+export const TASK_STATUSES = [
+  'pending',
+  'claimed',
+  'in_progress',
+  'completed',
+  'in_review',
+  'approved',
+  'blocked',
+  'cancelled',
+  'deleted',
+] as const;
+
+/** A task status. */
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+/** One task as stored in `tasks/<id>.json`. */
+export const TaskSchema = z.object({
+  version: z.literal(1),
+  id: TaskIdSchema,
+  subject: z.string().min(1).max(500),
+  description: z.string().max(20_000),
+  activeForm: z.string().max(500).optional(),
+  status: z.enum(TASK_STATUSES),
+  owner: MemberNameSchema.optional(),
+  blocks: z.array(TaskIdSchema).default([]),
+  blockedBy: z.array(TaskIdSchema).default([]),
+  needsFix: z.boolean().optional(),
+  reviewNote: z.string().max(20_000).optional(),
+  blockedReason: z.string().max(2_000).optional(),
+  cancelledReason: z.string().max(2_000).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  createdAt: TimestampSchema,
+  updatedAt: TimestampSchema,
+  claimedAt: TimestampSchema.optional(),
+  completedAt: TimestampSchema.optional(),
+});
+
+/** A stored task. */
+export type Task = z.infer<typeof TaskSchema>;

@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { link, mkdir, open } from 'node:fs/promises';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { TeamkitError } from '../errors/index.js';
+import { retryWhileBusy, unlinkWithRetry } from './fs-retry.js';
+
+const TOLERATED_FSYNC_ERRORS = new Set(['EPERM', 'EACCES', 'EINVAL', 'ENOTSUP', 'EISDIR', 'EBADF']);
+
+/**
+ * fsyncs a folder so a rename inside it survives power loss. Platforms that cannot
+ * fsync a folder (Windows, some network filesystems) are tolerated.
+ */
+export async function fsyncDirectory(directory: string): Promise<void> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(directory, 'r');
+    await handle.sync();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined || !TOLERATED_FSYNC_ERRORS.has(code)) throw error;
+  } finally {
+    await handle?.close();
+  }
+}
+
+/**
+ * Replaces `target` with `data` so that a crash at any moment leaves either the old
+ * or the new content: temp file + fsync + rename (write-file-atomic), then an fsync of
+ * the parent folder. Renames that hit EPERM/EBUSY are retried with backoff.
+ */
+export async function writeFileAtomically(target: string, data: string | Buffer): Promise<void> {
+  const directory = path.dirname(target);
+  await mkdir(directory, { recursive: true });
+  await retryWhileBusy(() => writeFileAtomic(target, data, { fsync: true }));
+  await fsyncDirectory(directory);
+}
+
+/**
+ * Creates `target` with `data` only if it does not exist yet, atomically: the content
+ * is written and fsynced to a temp file that is then hard-linked into place, so readers
+ * never see a partial file and two creators cannot both win. Throws `ALREADY_EXISTS`.
+ */
+export async function createFileAtomically(target: string, data: string | Buffer): Promise<void> {
+  const directory = path.dirname(target);
+  await mkdir(directory, { recursive: true });
+  const temp = path.join(directory, `.tmp-${randomUUID()}`);
+  const handle = await open(temp, 'wx');
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await link(temp, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw new TeamkitError('ALREADY_EXISTS', `${target} already exists; it was left untouched.`, {
+        details: { path: target },
+      });
+    }
+    throw error;
+  } finally {
+    await unlinkWithRetry(temp);
+  }
+  await fsyncDirectory(directory);
+}

@@ -1,0 +1,90 @@
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { TeamkitError } from '../errors/index.js';
+
+/**
+ * Checks one path segment that came from outside (a team, member, task or run name):
+ * refuses empty, `.`, `..`, separators and NUL with `PATH_TRAVERSAL`, and returns it.
+ */
+export function assertSafeSegment(segment: string, what = 'name'): string {
+  const reason =
+    typeof segment !== 'string'
+      ? 'it is not a string'
+      : segment.length === 0
+        ? 'it is empty'
+        : segment === '.' || segment === '..'
+          ? 'it is a relative folder reference'
+          : /[/\\]/.test(segment)
+            ? 'it contains a path separator'
+            : segment.includes('\0')
+              ? 'it contains a NUL byte'
+              : undefined;
+  if (reason !== undefined) {
+    throw new TeamkitError(
+      'PATH_TRAVERSAL',
+      `Refused ${what} ${JSON.stringify(segment)}: ${reason}. Use a plain name such as "writer-2".`,
+      { details: { what, segment } },
+    );
+  }
+  return segment;
+}
+
+function isInside(base: string, candidate: string): boolean {
+  const relative = path.relative(base, candidate);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/**
+ * Joins checked segments onto `base` and verifies, lexically, that the result stays
+ * inside `base`. Use {@link resolveContainedRealPath} where symlinks may exist.
+ */
+export function containedPath(base: string, ...segments: string[]): string {
+  const root = path.resolve(base);
+  for (const segment of segments) assertSafeSegment(segment, 'path segment');
+  const joined = path.resolve(root, ...segments);
+  if (!isInside(root, joined)) {
+    throw new TeamkitError('PATH_TRAVERSAL', `Path ${joined} escapes ${root}.`, {
+      details: { base: root, segments },
+    });
+  }
+  return joined;
+}
+
+async function realpathOfDeepestExisting(target: string): Promise<string> {
+  let current = target;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      const real = await realpath(current);
+      return path.join(real, ...rest.reverse());
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+      const parent = path.dirname(current);
+      if (parent === current) return target;
+      rest.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+/**
+ * Like {@link containedPath}, then resolves symlinks on the existing part of the path
+ * and refuses (`PATH_TRAVERSAL`) anything whose real location leaves the real `base`.
+ */
+export async function resolveContainedRealPath(
+  base: string,
+  ...segments: string[]
+): Promise<string> {
+  const lexical = containedPath(base, ...segments);
+  const realBase = await realpathOfDeepestExisting(path.resolve(base));
+  const realTarget = await realpathOfDeepestExisting(lexical);
+  if (!isInside(realBase, realTarget)) {
+    throw new TeamkitError(
+      'PATH_TRAVERSAL',
+      `Path ${lexical} resolves through a symlink to ${realTarget}, outside ${realBase}.`,
+      { details: { base: realBase, segments, resolved: realTarget } },
+    );
+  }
+  return lexical;
+}

@@ -1,0 +1,43 @@
+import { type RunEvent, RunEventSchema } from '../schema/run-event.js';
+import type { TeamkitStore } from './store.js';
+
+/** What a caller records; version and time are filled in. */
+export type RunEventInput = Omit<RunEvent, 'version' | 'at'> & { at?: number };
+
+/**
+ * Appends one event line to a run's `events.jsonl`. Each line is one append write,
+ * so concurrent writers do not interleave within a line.
+ */
+export async function appendRunEvent(
+  store: TeamkitStore,
+  eventsFile: string,
+  event: RunEventInput,
+  now: () => number = Date.now,
+): Promise<void> {
+  const line = RunEventSchema.parse({ version: 1, ...event, at: event.at ?? now() });
+  await store.appendLine(eventsFile, JSON.stringify(line));
+}
+
+/**
+ * Reads a run's events, skipping a torn last line (a crash mid-append) and any line
+ * that fails the schema; `skipped` counts them.
+ */
+export async function readRunEvents(
+  store: TeamkitStore,
+  eventsFile: string,
+): Promise<{ events: RunEvent[]; skipped: number }> {
+  const text = (await store.readText(eventsFile)) ?? '';
+  const events: RunEvent[] = [];
+  let skipped = 0;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const parsed = RunEventSchema.safeParse(JSON.parse(line));
+      if (parsed.success) events.push(parsed.data);
+      else skipped += 1;
+    } catch {
+      skipped += 1;
+    }
+  }
+  return { events, skipped };
+}

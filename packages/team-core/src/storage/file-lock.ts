@@ -1,0 +1,174 @@
+import { mkdir, rmdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import lockfile from 'proper-lockfile';
+import { TeamkitError } from '../errors/index.js';
+
+/** Tuning for {@link acquireLock} and {@link withLock}. */
+export interface LockOptions {
+  /**
+   * How long a lock may go without its holder's heartbeat before another process may
+   * take it over. The holder refreshes it every quarter of this period while alive.
+   * Default 10 000 ms; at least 2 000 ms.
+   */
+  staleMs?: number;
+  /** How long to keep trying before failing with `LOCK_TIMEOUT`. Default 15 000 ms. */
+  timeoutMs?: number;
+}
+
+/** A lock held by this process. */
+export interface HeldLock {
+  /** The file the lock guards (the lock itself is the folder `<path>.lock`). */
+  readonly path: string;
+  /** True once the lock was lost: removed or taken over by someone else. */
+  readonly compromised: boolean;
+  /** Throws `LOCK_COMPROMISED` if the lock was lost; call before each guarded write. */
+  assertHeld(): void;
+}
+
+const DEFAULT_STALE_MS = 10_000;
+const DEFAULT_TIMEOUT_MS = 15_000;
+const NEVER_STALE_FOR_LIBRARY = 2 ** 31 - 1;
+const TAKEOVER_STALE_MS = 5_000;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The folder that represents the lock on `target` (proper-lockfile's convention). */
+export function lockFolderOf(target: string): string {
+  return `${target}.lock`;
+}
+
+async function ageOf(folder: string): Promise<number | undefined> {
+  try {
+    return Date.now() - (await stat(folder)).mtimeMs;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Removes the lock folder of a dead holder. Takeovers are serialised by a second
+ * folder so that two processes that both saw the same stale lock cannot remove a
+ * fresh lock a third process took in between: the age is checked again under it.
+ */
+async function takeOverIfStale(lockFolder: string, staleMs: number): Promise<void> {
+  const takeover = `${lockFolder}.takeover`;
+  try {
+    await mkdir(takeover);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const age = await ageOf(takeover);
+    if (age !== undefined && age > TAKEOVER_STALE_MS) await rmdir(takeover).catch(() => {});
+    return;
+  }
+  try {
+    const age = await ageOf(lockFolder);
+    if (age !== undefined && age > staleMs) {
+      await rmdir(lockFolder).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+      });
+    }
+  } finally {
+    await rmdir(takeover).catch(() => {});
+  }
+}
+
+/**
+ * Acquires the lock on `target`, waiting up to `timeoutMs`. A lock whose holder stopped
+ * its heartbeat for `staleMs` is taken over; a live holder keeps its lock however long
+ * it works. Losing the lock never throws from a timer: it is recorded on the returned
+ * {@link HeldLock}, whose next guarded write fails with `LOCK_COMPROMISED`.
+ */
+export async function acquireLock(
+  target: string,
+  options: LockOptions = {},
+): Promise<{ lock: HeldLock; release: () => Promise<void> }> {
+  const staleMs = Math.max(options.staleMs ?? DEFAULT_STALE_MS, 2_000);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const lockFolder = lockFolderOf(target);
+  await mkdir(path.dirname(target), { recursive: true });
+
+  let compromise: Error | undefined;
+  const held: HeldLock = {
+    path: target,
+    get compromised() {
+      return compromise !== undefined;
+    },
+    assertHeld() {
+      if (compromise !== undefined) {
+        throw new TeamkitError(
+          'LOCK_COMPROMISED',
+          `The lock on ${target} was lost while held (${compromise.message}); the write was refused. Retry the operation.`,
+          { cause: compromise, details: { path: target } },
+        );
+      }
+    },
+  };
+
+  const deadline = Date.now() + timeoutMs;
+  let wait = 2;
+  for (;;) {
+    try {
+      const release = await lockfile.lock(target, {
+        realpath: false,
+        lockfilePath: lockFolder,
+        retries: 0,
+        stale: NEVER_STALE_FOR_LIBRARY,
+        update: Math.max(1_000, Math.floor(staleMs / 4)),
+        onCompromised: (error) => {
+          compromise = error;
+        },
+      });
+      return {
+        lock: held,
+        release: async () => {
+          if (compromise !== undefined) return;
+          try {
+            await release();
+          } catch (error) {
+            compromise = error as Error;
+          }
+        },
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+    }
+    const age = await ageOf(lockFolder);
+    if (age !== undefined && age > staleMs) {
+      await takeOverIfStale(lockFolder, staleMs);
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      throw new TeamkitError(
+        'LOCK_TIMEOUT',
+        `Timed out after ${timeoutMs} ms waiting for the lock ${lockFolder}. Another process holds it; if none is running, it becomes stale after ${staleMs} ms.`,
+        { details: { lock: lockFolder, timeoutMs, staleMs } },
+      );
+    }
+    await sleep(wait + Math.random() * wait);
+    wait = Math.min(wait * 2, 50);
+  }
+}
+
+/**
+ * Runs `fn` while holding the lock on `target` and releases it on every exit path.
+ * If the lock was lost while `fn` ran, the result is discarded and `LOCK_COMPROMISED`
+ * is thrown (unless `fn` itself threw, whose error wins).
+ */
+export async function withLock<T>(
+  target: string,
+  fn: (lock: HeldLock) => Promise<T>,
+  options: LockOptions = {},
+): Promise<T> {
+  const { lock, release } = await acquireLock(target, options);
+  let result: T;
+  try {
+    result = await fn(lock);
+  } finally {
+    await release();
+  }
+  lock.assertHeld();
+  return result;
+}

@@ -1,0 +1,24 @@
+export { createFileAtomically, fsyncDirectory, writeFileAtomically } from './atomic-write.js';
+export { assertSafeSegment, containedPath, resolveContainedRealPath } from './contained-path.js';
+export type { DocumentProblem } from './document.js';
+export {
+  DOCUMENT_VERSION,
+  parseDocument,
+  readDocument,
+  serializeDocument,
+  toDocumentProblem,
+} from './document.js';
+export type { RunEventInput } from './event-log.js';
+export { appendRunEvent, readRunEvents } from './event-log.js';
+export type { HeldLock, LockOptions } from './file-lock.js';
+export { acquireLock, lockFolderOf, withLock } from './file-lock.js';
+export {
+  removeTreeWithRetry,
+  renameWithRetry,
+  retryWhileBusy,
+  unlinkWithRetry,
+} from './fs-retry.js';
+export type { FileStoreOptions, StoreEntryInfo, TeamkitStore } from './store.js';
+export { createFileStore } from './store.js';
+export type { RunPaths } from './teamkit-home.js';
+export { assertRunId, expandHome, resolveTeamkitHome, runPaths } from './teamkit-home.js';

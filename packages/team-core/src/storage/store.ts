@@ -1,0 +1,139 @@
+import { appendFile, mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { z } from 'zod';
+import { createFileAtomically, writeFileAtomically } from './atomic-write.js';
+import { parseDocument, serializeDocument } from './document.js';
+import { type HeldLock, type LockOptions, withLock } from './file-lock.js';
+import { removeTreeWithRetry, renameWithRetry, unlinkWithRetry } from './fs-retry.js';
+
+/** What {@link TeamkitStore.stat} reports about an entry. */
+export interface StoreEntryInfo {
+  size: number;
+  mtimeMs: number;
+  isDirectory: boolean;
+}
+
+/**
+ * The one interface through which Teamkit touches persisted state. Paths are absolute
+ * and already contained by the caller. The filesystem implementation is
+ * {@link createFileStore}; tests wrap it to inject faults.
+ */
+export interface TeamkitStore {
+  /** Reads and validates a document; `undefined` when absent. Corrupt: `CORRUPT_DOCUMENT`. */
+  readDocument<S extends z.ZodType>(file: string, schema: S): Promise<z.infer<S> | undefined>;
+  /** Validates and atomically replaces a document; with `lock`, refuses if the lock was lost. */
+  writeDocument<S extends z.ZodType>(
+    file: string,
+    schema: S,
+    value: z.input<S>,
+    lock?: HeldLock,
+  ): Promise<void>;
+  /** Validates and atomically creates a document that must not exist yet (`ALREADY_EXISTS`). */
+  createDocument<S extends z.ZodType>(file: string, schema: S, value: z.input<S>): Promise<void>;
+  /** Reads a text file; `undefined` when absent. */
+  readText(file: string): Promise<string | undefined>;
+  /** Atomically replaces a text file; with `lock`, refuses if the lock was lost. */
+  writeText(file: string, text: string, lock?: HeldLock): Promise<void>;
+  /** Renames atomically; returns false when the source does not exist. */
+  move(from: string, to: string): Promise<boolean>;
+  /** Removes a file; a missing file is fine. */
+  remove(file: string): Promise<void>;
+  /** Removes a folder and everything in it; a missing folder is fine. */
+  removeTree(folder: string): Promise<void>;
+  /** Names in a folder, sorted; `[]` when the folder does not exist. */
+  list(folder: string): Promise<string[]>;
+  /** Size, mtime and type of an entry; `undefined` when absent. */
+  stat(entry: string): Promise<StoreEntryInfo | undefined>;
+  /** Creates a folder and its parents. */
+  ensureDir(folder: string): Promise<void>;
+  /** Appends one line (a newline is added) in a single append write. */
+  appendLine(file: string, line: string): Promise<void>;
+  /** Runs `fn` under the lock on `file`; see {@link withLock}. */
+  withLock<T>(file: string, fn: (lock: HeldLock) => Promise<T>, options?: LockOptions): Promise<T>;
+}
+
+/** Options for {@link createFileStore}. */
+export interface FileStoreOptions {
+  /** Defaults for every lock this store takes. */
+  lock?: LockOptions;
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/** The filesystem implementation of {@link TeamkitStore}. */
+export function createFileStore(options: FileStoreOptions = {}): TeamkitStore {
+  const store: TeamkitStore = {
+    async readDocument(file, schema) {
+      const text = await store.readText(file);
+      return text === undefined ? undefined : parseDocument(text, schema, file);
+    },
+    async writeDocument(file, schema, value, lock) {
+      const text = serializeDocument(value, schema, file);
+      lock?.assertHeld();
+      await writeFileAtomically(file, text);
+    },
+    async createDocument(file, schema, value) {
+      await createFileAtomically(file, serializeDocument(value, schema, file));
+    },
+    async readText(file) {
+      try {
+        return await readFile(file, 'utf8');
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw error;
+      }
+    },
+    async writeText(file, text, lock) {
+      lock?.assertHeld();
+      await writeFileAtomically(file, text);
+    },
+    async move(from, to) {
+      try {
+        await renameWithRetry(from, to);
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+          const sourceExists = await stat(from).then(
+            () => true,
+            () => false,
+          );
+          if (!sourceExists) return false;
+        }
+        throw error;
+      }
+    },
+    remove: unlinkWithRetry,
+    removeTree: removeTreeWithRetry,
+    async list(folder) {
+      try {
+        return (await readdir(folder)).sort();
+      } catch (error) {
+        if (isMissing(error)) return [];
+        throw error;
+      }
+    },
+    async stat(entry) {
+      try {
+        const info = await stat(entry);
+        return { size: info.size, mtimeMs: info.mtimeMs, isDirectory: info.isDirectory() };
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw error;
+      }
+    },
+    async ensureDir(folder) {
+      await mkdir(folder, { recursive: true });
+    },
+    async appendLine(file, line) {
+      await mkdir(path.dirname(file), { recursive: true });
+      await appendFile(file, `${line}\n`, { flag: 'a' });
+    },
+    withLock(file, fn, lockOptions) {
+      return withLock(file, fn, { ...options.lock, ...lockOptions });
+    },
+  };
+  return store;
+}
