@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MemberNameSchema, RunIdSchema, TeamNameSchema, TimestampSchema } from './names.js';
-import { RunBoundsSchema } from './team-spec.js';
+import { TeamPolicySchema } from './team-spec.js';
 
 /** Every run status; see the state module's status machine for the allowed moves. */
 export const RUN_STATUSES = [
@@ -108,7 +108,8 @@ export const RuntimeStateSchema = z.strictObject({
   shutdownRequests: z.array(ShutdownRequestSchema).default([]),
   permissionRequests: z.array(PermissionRequestSchema).default([]),
   pathAllowlists: z.record(MemberNameSchema, z.array(z.string())).default({}),
-  bounds: RunBoundsSchema,
+  /** The team policy snapshot taken when the run started; bounds live in `policy.bounds`. */
+  policy: TeamPolicySchema,
   counters: z
     .strictObject({
       messagesSent: z.number().int().nonnegative().default(0),
