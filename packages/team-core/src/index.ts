@@ -110,4 +110,17 @@ export {
 
 // tmux (issue: tmux layouts)
 
+export type {
+  DeliverInput,
+  DeliveryOutcome,
+  InterruptOutcome,
+  SpawnMemberInput,
+  TeamHostCapability,
+  TeamHostV1,
+} from './runtime/index.js';
 // runtime (issue: runtime and host contract)
+export {
+  assertTeamHost,
+  requireHostCapability,
+  TEAM_HOST_SPECIFICATION_VERSION,
+} from './runtime/index.js';
