@@ -1,4 +1,19 @@
 /**
- * Placeholder entry point; this package is filled by its own issue.
+ * @teamkit/test-harness: an in-memory host with scripted agents, a team fixture and
+ * (under `@teamkit/test-harness/conformance`) a host conformance suite. This entry never
+ * loads vitest. Every export is listed by name; adding a name here makes it public API.
  */
-export {};
+
+// test host, fixture
+export type {
+  AgentScript,
+  NextDeliveryOptions,
+  ScriptedAgentContext,
+  SettledOptions,
+  TestHost,
+  TestHostCall,
+  TestHostCapabilities,
+  TestHostOptions,
+  TestHostScriptError,
+} from './test-host/index.js';
+export { createTestHost } from './test-host/index.js';
