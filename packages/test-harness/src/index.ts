@@ -1,10 +1,12 @@
 /**
- * @teamkit/test-harness: an in-memory host with scripted agents, a team fixture and
- * (under `@teamkit/test-harness/conformance`) a host conformance suite. This entry never
- * loads vitest. Every export is listed by name; adding a name here makes it public API.
+ * @teamkit/test-harness: tools for testing Teamkit and its host integrations. This root
+ * entry never loads vitest; the conformance suite lives at `@teamkit/test-harness/conformance`.
+ * Every export is listed by name; adding a name here makes it public API.
  */
 
 // test host, fixture
+export type { FixtureGitOptions, TeamFixture, TeamFixtureOptions } from './team-fixture/index.js';
+export { createTeamFixture } from './team-fixture/index.js';
 export type {
   AgentScript,
   NextDeliveryOptions,
