@@ -148,8 +148,11 @@ interface Session {
  */
 export function createTestHost(options: TestHostOptions = {}): TestHost {
   const now = options.now ?? Date.now;
-  const capabilities = { interrupt: true, stopMember: true, attachCommand: true };
-  Object.assign(capabilities, options.capabilities);
+  const capabilities = {
+    interrupt: options.capabilities?.interrupt !== false,
+    stopMember: options.capabilities?.stopMember !== false,
+    attachCommand: options.capabilities?.attachCommand !== false,
+  };
   const calls: TestHostCall[] = [];
   const scriptErrors: TestHostScriptError[] = [];
   const sessions = new Map<string, Session>();
