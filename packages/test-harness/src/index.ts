@@ -1,4 +1,21 @@
 /**
- * Placeholder entry point; this package is filled by its own issue.
+ * @teamkit/test-harness: tools for testing Teamkit and its host integrations. This root
+ * entry never loads vitest; the conformance suite lives at `@teamkit/test-harness/conformance`.
+ * Every export is listed by name; adding a name here makes it public API.
  */
-export {};
+
+// test host, fixture
+export type { FixtureGitOptions, TeamFixture, TeamFixtureOptions } from './team-fixture/index.js';
+export { createTeamFixture } from './team-fixture/index.js';
+export type {
+  AgentScript,
+  NextDeliveryOptions,
+  ScriptedAgentContext,
+  SettledOptions,
+  TestHost,
+  TestHostCall,
+  TestHostCapabilities,
+  TestHostOptions,
+  TestHostScriptError,
+} from './test-host/index.js';
+export { createTestHost } from './test-host/index.js';

@@ -1,0 +1,10 @@
+export type {
+  SettledOptions,
+  TestHost,
+  TestHostCall,
+  TestHostCapabilities,
+  TestHostOptions,
+  TestHostScriptError,
+} from './create-test-host.js';
+export { createTestHost } from './create-test-host.js';
+export type { AgentScript, NextDeliveryOptions, ScriptedAgentContext } from './scripted-agent.js';
