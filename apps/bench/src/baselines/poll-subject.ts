@@ -2,6 +2,8 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { messageDocument } from '../message-body.js';
 
+const SEED_BATCH = 64;
+
 /** An inbox the poll figure fills and then lists repeatedly. */
 export interface PollSubject {
   /**
@@ -24,9 +26,14 @@ export function createRawPollSubject(folder: string): PollSubject {
     async seed(unread, processed) {
       await rm(inbox, { recursive: true, force: true });
       await mkdir(path.join(inbox, 'processed'), { recursive: true });
-      for (let index = 0; index < processed; index++) {
-        const file = path.join(inbox, 'processed', `processed-${index}.json`);
-        await writeFile(file, messageDocument('lead', 'builder', index));
+      for (let first = 0; first < processed; first += SEED_BATCH) {
+        const batch = Array.from({ length: Math.min(SEED_BATCH, processed - first) }, (_, offset) =>
+          writeFile(
+            path.join(inbox, 'processed', `processed-${first + offset}.json`),
+            messageDocument('lead', 'builder', first + offset),
+          ),
+        );
+        await Promise.all(batch);
       }
       for (let index = 0; index < unread; index++) {
         await writeFile(

@@ -80,8 +80,8 @@ export const sendConcurrentFigure: FigureDefinition<ConcurrentSendSettings> = {
           warmup: 1,
           rounds: 3,
           writers: 4,
-          messagesPerWriter: 40,
-          claudeMessagesPerWriter: 10,
+          messagesPerWriter: 30,
+          claudeMessagesPerWriter: 8,
           claudeExisting: [0, 2000],
           claudeLockRetries: 1000,
         }
