@@ -46,6 +46,12 @@ export async function seedClaudeInbox(
   await writeFile(inbox, JSON.stringify(entries, null, 2));
 }
 
+/** How many entries the inbox holds now; the figures check it so no send was lost. */
+export async function countClaudeInbox(folder: string, recipient: string): Promise<number> {
+  const entries = JSON.parse(await readFile(claudeInboxPath(folder, recipient), 'utf8'));
+  return (entries as unknown[]).length;
+}
+
 /**
  * Claude Code's inbox send, reproduced: ensure `<inbox>.json` exists (`[]`, flag `wx`),
  * take the proper-lockfile lock at `<inbox>.json.lock`, re-read the whole array, push,

@@ -5,7 +5,7 @@ import type { Contender, FigureDefinition, RoundSettings } from '../figure.js';
 import { isNotAvailable } from '../not-available.js';
 import { startWorkerPool, type WorkerPool } from '../worker-pool.js';
 import type { SendRound } from '../workers/send-worker.js';
-import { existingLabel } from './send.js';
+import { existingLabel, expectInboxSize } from './send.js';
 import { createOursSender } from './send-ours.js';
 
 /** Sizes of the multi-writer send figure. */
@@ -30,6 +30,7 @@ interface PoolContenderOptions {
   perWriter: number;
   lockRetries?: number;
   beforeRound?(): Promise<void>;
+  afterRound?(sent: number): Promise<void>;
 }
 
 function poolContender(options: PoolContenderOptions): Contender {
@@ -61,6 +62,7 @@ function poolContender(options: PoolContenderOptions): Contender {
       if (sent !== options.writers * options.perWriter) {
         throw new Error(`${options.label}: ${sent} of ${options.writers * options.perWriter} sent`);
       }
+      await options.afterRound?.(sent);
       return { value: sent / (wallMs / 1000) };
     },
     async teardown() {
@@ -140,6 +142,7 @@ export const sendConcurrentFigure: FigureDefinition<ConcurrentSendSettings> = {
           perWriter: settings.claudeMessagesPerWriter,
           lockRetries: settings.claudeLockRetries,
           beforeRound: () => seedClaudeInbox(claudeFolder, RECIPIENT, existing),
+          afterRound: (sent) => expectInboxSize(claudeFolder, existing + sent),
         }),
       );
     }

@@ -1,4 +1,8 @@
-import { createClaudeInboxSender, seedClaudeInbox } from '../baselines/claude-inbox-sender.js';
+import {
+  countClaudeInbox,
+  createClaudeInboxSender,
+  seedClaudeInbox,
+} from '../baselines/claude-inbox-sender.js';
 import { createRawFloorSender } from '../baselines/raw-floor-sender.js';
 import { createSqliteMessageSender } from '../baselines/sqlite-message-sender.js';
 import type { Contender, FigureDefinition, RoundSettings } from '../figure.js';
@@ -19,6 +23,14 @@ const RECIPIENT = 'builder';
 /** The inbox sizes the Claude Code baseline is measured at, by contender key suffix. */
 export function existingLabel(count: number): string {
   return count >= 1000 ? `${count / 1000}k` : `${count}`;
+}
+
+/** Throws when a Claude Code inbox does not hold `expected` entries (a lost update). */
+export async function expectInboxSize(folder: string, expected: number): Promise<void> {
+  const actual = await countClaudeInbox(folder, RECIPIENT);
+  if (actual !== expected) {
+    throw new Error(`Claude Code inbox holds ${actual} entries, expected ${expected}`);
+  }
 }
 
 /** Durable send, one writer, ~500-byte bodies. */
@@ -85,6 +97,7 @@ export const sendFigure: FigureDefinition<SendSettings> = {
           }),
           count: settings.claudeMessagesPerRound,
           beforeRound: () => seedClaudeInbox(claudeFolder, RECIPIENT, existing),
+          afterRound: (sent) => expectInboxSize(claudeFolder, existing + sent),
         }),
       );
     }

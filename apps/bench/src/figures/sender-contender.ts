@@ -10,6 +10,8 @@ export interface SenderContenderOptions {
   count: number;
   /** Untimed preparation before each round (e.g. re-seeding an inbox). */
   beforeRound?(round: number): Promise<void>;
+  /** Untimed check after each round that all `sent` messages arrived. */
+  afterRound?(sent: number): Promise<void>;
 }
 
 /** A contender that times `count` sequential sends per round and reports msgs/s. */
@@ -26,7 +28,9 @@ export function senderContender(options: SenderContenderOptions): Contender {
       for (let index = firstIndex; index < firstIndex + options.count; index++) {
         await options.sender.send(index);
       }
-      return { value: options.count / ((performance.now() - started) / 1000) };
+      const value = options.count / ((performance.now() - started) / 1000);
+      await options.afterRound?.(options.count);
+      return { value };
     },
     async teardown() {
       await options.sender.close();
