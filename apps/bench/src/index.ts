@@ -1,4 +1,0 @@
-/**
- * Placeholder entry point; this package is filled by its own issue.
- */
-export {};
