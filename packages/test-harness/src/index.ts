@@ -4,6 +4,28 @@
  * Every export is listed by name; adding a name here makes it public API.
  */
 
+// mock model server
+export type {
+  ChatCompletionRequestBody,
+  ChatMessage,
+  ChatToolCall,
+  MockModelRequest,
+  MockModelScript,
+  MockModelServer,
+  MockModelServerOptions,
+  MockScriptStep,
+  MockToolCall,
+  MockTurn,
+  MockTurnResolver,
+  ToolResultMessage,
+} from './mock-model-server/index.js';
+export {
+  findLastToolResult,
+  findLastUserText,
+  findToolResults,
+  messageText,
+  startMockModelServer,
+} from './mock-model-server/index.js';
 // test host, fixture
 export type { FixtureGitOptions, TeamFixture, TeamFixtureOptions } from './team-fixture/index.js';
 export { createTeamFixture } from './team-fixture/index.js';
