@@ -163,6 +163,35 @@ export {
 } from './state/index.js';
 
 // worktree (issue: worktrees)
+export type {
+  CreateMemberWorktreeInput,
+  GitResult,
+  GitRunner,
+  GitRunnerOptions,
+  GitRunOptions,
+  ListedWorktree,
+  MemberWorktree,
+  MemberWorktreeTarget,
+  OrphanWorktree,
+  OrphanWorktreeOptions,
+  PruneOrphansOptions,
+  PruneOrphansReport,
+  RemoveMemberWorktreeInput,
+  RemoveMemberWorktreeReport,
+  UnsavedCommit,
+  UnsavedWork,
+} from './worktree/index.js';
+export {
+  createGitRunner,
+  createMemberWorktree,
+  findOrphanWorktrees,
+  findUnsavedWork,
+  listGitWorktrees,
+  memberBranchName,
+  pruneOrphans,
+  removeMemberWorktree,
+  resolveRepoRoot,
+} from './worktree/index.js';
 
 // tmux (issue: tmux layouts)
 
