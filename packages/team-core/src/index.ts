@@ -161,7 +161,37 @@ export {
   updateRunState,
   WORKING_RUN_STATUSES,
 } from './state/index.js';
-
+// tmux (issue: tmux layouts)
+export type {
+  CreateTmuxLayoutInput,
+  LayoutMember,
+  LayoutRemovalReport,
+  ListedPane,
+  ListedSession,
+  OpenRunLayoutInput,
+  SweepStaleSessionsOptions,
+  SweepStaleSessionsReport,
+  TmuxRunner,
+  TmuxRunnerOptions,
+} from './tmux/index.js';
+export {
+  closeMemberPane,
+  closeRunLayout,
+  createTmuxLayout,
+  createTmuxRunner,
+  layoutSessionName,
+  listPanes,
+  listTeamkitSessions,
+  openRunLayout,
+  PANE_COLOR_OPTION,
+  PANE_MEMBER_OPTION,
+  PANE_RUN_OPTION,
+  paneCommand,
+  rebalanceLayout,
+  removeTmuxLayout,
+  SESSION_RUN_OPTION,
+  sweepStaleSessions,
+} from './tmux/index.js';
 // worktree (issue: worktrees)
 export type {
   CreateMemberWorktreeInput,
@@ -192,7 +222,5 @@ export {
   removeMemberWorktree,
   resolveRepoRoot,
 } from './worktree/index.js';
-
-// tmux (issue: tmux layouts)
 
 // runtime (issue: runtime and host contract)
