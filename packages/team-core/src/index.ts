@@ -179,6 +179,7 @@ export {
   closeRunLayout,
   createTmuxLayout,
   createTmuxRunner,
+  isTmuxColor,
   layoutSessionName,
   listPanes,
   listTeamkitSessions,

@@ -15,6 +15,7 @@ export type {
 export {
   closeMemberPane,
   createTmuxLayout,
+  isTmuxColor,
   layoutSessionName,
   listPanes,
   listTeamkitSessions,

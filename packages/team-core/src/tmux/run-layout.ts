@@ -3,6 +3,7 @@ import type { RunMember, TmuxLayout } from '../schema/runtime-state.js';
 import { readRunState, type StateOptions, updateRunState } from '../state/run-state-store.js';
 import {
   createTmuxLayout,
+  isTmuxColor,
   type LayoutMember,
   type LayoutRemovalReport,
   removeTmuxLayout,
@@ -41,7 +42,13 @@ export async function openRunLayout(input: OpenRunLayoutInput): Promise<TmuxLayo
     if (member.status === 'terminated' || member.status === 'errored') continue;
     const command = input.attachCommand(member);
     if (command === undefined) continue;
-    members.push({ name: member.name, command, color: member.color, cwd: member.worktreePath });
+    members.push({
+      name: member.name,
+      command,
+      // A colour tmux cannot use only loses the label colour; it does not cost the pane.
+      color: member.color !== undefined && isTmuxColor(member.color) ? member.color : undefined,
+      cwd: member.worktreePath,
+    });
   }
   const layout = await createTmuxLayout({
     runner: input.runner,

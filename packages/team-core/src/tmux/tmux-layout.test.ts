@@ -144,6 +144,15 @@ describe.skipIf(version === undefined)('tmux layouts on a private tmux server', 
     expect(removal.killed).toHaveLength(3);
     const left = await windowPanes(callerWindow);
     expect(left.map((pane) => pane.paneId)).toEqual([callerPane]);
+    const borders = await runner.run(['show-options', '-w', '-t', callerWindow]);
+    expect(borders).not.toContain('pane-border-format');
+  });
+
+  it('reports a missing tmux as TMUX_UNAVAILABLE', async () => {
+    const missing = createTmuxRunner({ socketName, tmux: 'tmux-not-installed-teamkit' });
+    await expect(missing.run(['list-sessions'])).rejects.toMatchObject({
+      code: 'TMUX_UNAVAILABLE',
+    });
   });
 
   it('creates a detached tiled session for 4 members outside tmux and removes it whole', async () => {

@@ -41,6 +41,11 @@ export const SESSION_RUN_OPTION = '@teamkit_session_run';
 
 const PANE_ID = /^%[0-9]+$/;
 const COLOR = /^(?:[a-z]+[0-9]{0,3}|colou?r[0-9]{1,3}|#[0-9a-fA-F]{6})$/;
+
+/** True for a colour tmux styles accept and Teamkit passes on: `red`, `colour33`, `#ff8800`. */
+export function isTmuxColor(value: string): boolean {
+  return COLOR.test(value);
+}
 const BORDER_FORMAT = `#{?${PANE_MEMBER_OPTION},#[fg=#{${PANE_COLOR_OPTION}}]#{${PANE_MEMBER_OPTION}}#[default],#{pane_title}}`;
 
 /** The name of a run's detached session: `teamkit-<first 8 characters of the run id>`. */
@@ -404,6 +409,17 @@ export function removeTmuxLayout(
       if ((await runner.tryRun(['kill-pane', '-t', paneId])).exitCode === 0)
         report.killed.push(paneId);
       else report.skipped.push(paneId);
+    }
+    const windowId = layout.windowId;
+    if (layout.mode === 'caller-window' && windowId !== undefined) {
+      const remaining = (await listPanes(runner)).filter(
+        (pane) => pane.windowId === windowId && pane.runId === runId,
+      );
+      if (remaining.length === 0) {
+        // The border options were set on the caller's window; give it back its own look.
+        await runner.tryRun(['set-option', '-w', '-u', '-t', windowId, 'pane-border-status']);
+        await runner.tryRun(['set-option', '-w', '-u', '-t', windowId, 'pane-border-format']);
+      }
     }
     return report;
   });

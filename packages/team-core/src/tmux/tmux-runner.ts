@@ -7,7 +7,10 @@ export interface TmuxRunner {
   run(args: string[]): Promise<string>;
   /** Like {@link TmuxRunner.run} but returns the exit code and stderr instead of throwing on failure. */
   tryRun(args: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }>;
-  /** Runs `fn` after every earlier `serialize` call on the same tmux server has finished. */
+  /**
+   * Runs `fn` after every earlier `serialize` call on the same tmux server has finished.
+   * Do not call `serialize` from inside `fn`: it would wait for itself.
+   */
   serialize<T>(fn: () => Promise<T>): Promise<T>;
   /** The server this runner talks to, recorded in a layout (`-L` name or `-S` path). */
   readonly socket: string | undefined;

@@ -100,6 +100,16 @@ describe('member worktrees on real git', () => {
     );
   });
 
+  it('reports a missing git as GIT_UNAVAILABLE and a missing folder as NOT_A_GIT_REPO', async () => {
+    const missing = createGitRunner({ git: 'git-not-installed-teamkit' });
+    await expect(missing.run(['--version'], { cwd: root })).rejects.toMatchObject({
+      code: 'GIT_UNAVAILABLE',
+    });
+    await expect(runner.run(['status'], { cwd: path.join(root, 'nope') })).rejects.toMatchObject({
+      code: 'NOT_A_GIT_REPO',
+    });
+  });
+
   it('refuses a path or branch collision with a typed error, never using the main checkout', async () => {
     const again = await caught(
       createMemberWorktree({ home, repoRoot: repo, runId, member: 'writer', git: runner }),
