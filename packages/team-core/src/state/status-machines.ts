@@ -46,15 +46,19 @@ export function canTransitionMember(from: MemberStatus, to: MemberStatus): boole
   return MEMBER_TRANSITIONS[from].includes(to);
 }
 
+function describeAllowed(from: string, allowed: readonly string[]): string {
+  return allowed.length === 0
+    ? `"${from}" is terminal`
+    : `from "${from}" it may move to ${allowed.map((status) => `"${status}"`).join(', ')}`;
+}
+
 /** Throws `INVALID_TRANSITION` unless the run may move `from → to`. */
 export function assertRunTransition(from: RunStatus, to: RunStatus, runId?: string): void {
   if (!canTransitionRun(from, to)) {
     const allowed = RUN_TRANSITIONS[from];
     throw new TeamkitError(
       'INVALID_TRANSITION',
-      `Run ${runId ?? ''} cannot move from "${from}" to "${to}"; from "${from}" it may move to ${
-        allowed.length === 0 ? 'nothing (terminal)' : allowed.map((s) => `"${s}"`).join(', ')
-      }.`.replace('Run  ', 'Run '),
+      `${runId === undefined ? 'The run' : `Run ${runId}`} cannot move from "${from}" to "${to}"; ${describeAllowed(from, allowed)}.`,
       { details: { runId, from, to, allowed } },
     );
   }
@@ -70,9 +74,7 @@ export function assertMemberTransition(
     const allowed = MEMBER_TRANSITIONS[from];
     throw new TeamkitError(
       'INVALID_TRANSITION',
-      `Member ${member ?? ''} cannot move from "${from}" to "${to}"; from "${from}" it may move to ${
-        allowed.length === 0 ? 'nothing (terminal)' : allowed.map((s) => `"${s}"`).join(', ')
-      }.`.replace('Member  ', 'Member '),
+      `${member === undefined ? 'The member' : `Member ${member}`} cannot move from "${from}" to "${to}"; ${describeAllowed(from, allowed)}.`,
       { details: { member, from, to, allowed } },
     );
   }
