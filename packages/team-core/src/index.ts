@@ -104,12 +104,6 @@ export {
 
 // registry (issue: team registry)
 
-// state (issue: run state)
-
-// worktree (issue: worktrees)
-
-// tmux (issue: tmux layouts)
-
 export type {
   DeliverInput,
   DeliveryOutcome,
@@ -124,3 +118,122 @@ export {
   requireHostCapability,
   TEAM_HOST_SPECIFICATION_VERSION,
 } from './runtime/index.js';
+// state (issue: run state)
+export type {
+  AddMemberInput,
+  CreateRunStateInput,
+  LivenessProbe,
+  MemberResumeReport,
+  MemberTransitionOptions,
+  PermissionDecision,
+  PermissionOptions,
+  PermissionRequestInput,
+  RecoveryActions,
+  ResumeAllReport,
+  ResumeOptions,
+  RunListing,
+  RunResumeReport,
+  RunStateMutation,
+  SpawnCheck,
+  StartMemberInput,
+  StateOptions,
+  SweepRunsOptions,
+  SweepRunsReport,
+  TransitionOptions,
+} from './state/index.js';
+export {
+  addMember,
+  answerShutdown,
+  assertCanSend,
+  assertCanSpawn,
+  assertLegalStateChange,
+  assertMemberTransition,
+  assertRunTransition,
+  assertWithinWallClock,
+  canTransitionMember,
+  canTransitionRun,
+  countParallelMembers,
+  createRunState,
+  decidePermission,
+  findMember,
+  isPathAllowed,
+  listRuns,
+  MEMBER_TRANSITIONS,
+  RUN_TRANSITIONS,
+  readRunState,
+  recordMessageSent,
+  recordTurn,
+  requestPermission,
+  requestShutdown,
+  resumeAll,
+  resumeRun,
+  startMember,
+  sweepRuns,
+  TERMINAL_RUN_STATUSES,
+  transitionMember,
+  transitionRun,
+  updateRunState,
+  WORKING_RUN_STATUSES,
+} from './state/index.js';
+// tmux (issue: tmux layouts)
+export type {
+  CreateTmuxLayoutInput,
+  LayoutMember,
+  LayoutRemovalReport,
+  ListedPane,
+  ListedSession,
+  OpenRunLayoutInput,
+  SweepStaleSessionsOptions,
+  SweepStaleSessionsReport,
+  TmuxRunner,
+  TmuxRunnerOptions,
+} from './tmux/index.js';
+export {
+  closeMemberPane,
+  closeRunLayout,
+  createTmuxLayout,
+  createTmuxRunner,
+  isTmuxColor,
+  layoutSessionName,
+  listPanes,
+  listTeamkitSessions,
+  openRunLayout,
+  PANE_COLOR_OPTION,
+  PANE_MEMBER_OPTION,
+  PANE_RUN_OPTION,
+  paneCommand,
+  rebalanceLayout,
+  removeTmuxLayout,
+  SESSION_RUN_OPTION,
+  sweepStaleSessions,
+} from './tmux/index.js';
+// worktree (issue: worktrees)
+export type {
+  CreateMemberWorktreeInput,
+  GitResult,
+  GitRunner,
+  GitRunnerOptions,
+  GitRunOptions,
+  ListedWorktree,
+  MemberWorktree,
+  MemberWorktreeTarget,
+  OrphanWorktree,
+  OrphanWorktreeOptions,
+  PruneOrphansOptions,
+  PruneOrphansReport,
+  RemoveMemberWorktreeInput,
+  RemoveMemberWorktreeReport,
+  UnsavedCommit,
+  UnsavedWork,
+} from './worktree/index.js';
+export {
+  createGitRunner,
+  createMemberWorktree,
+  findOrphanWorktrees,
+  findUnsavedWork,
+  listGitWorktrees,
+  memberBranchName,
+  pruneOrphans,
+  removeMemberWorktree,
+  resolveRepoRoot,
+} from './worktree/index.js';

@@ -1,0 +1,57 @@
+export type {
+  PermissionDecision,
+  PermissionOptions,
+  PermissionRequestInput,
+} from './permission-requests.js';
+export { decidePermission, isPathAllowed, requestPermission } from './permission-requests.js';
+export type {
+  LivenessProbe,
+  MemberResumeReport,
+  RecoveryActions,
+  ResumeAllReport,
+  ResumeOptions,
+  RunResumeReport,
+} from './resume-run.js';
+export { resumeAll, resumeRun } from './resume-run.js';
+export type { AddMemberInput, SpawnCheck, StartMemberInput } from './run-bounds.js';
+export {
+  addMember,
+  assertCanSend,
+  assertCanSpawn,
+  assertWithinWallClock,
+  recordMessageSent,
+  recordTurn,
+  startMember,
+} from './run-bounds.js';
+export type {
+  CreateRunStateInput,
+  MemberTransitionOptions,
+  RunListing,
+  RunStateMutation,
+  StateOptions,
+  TransitionOptions,
+} from './run-state-store.js';
+export {
+  assertLegalStateChange,
+  countParallelMembers,
+  createRunState,
+  findMember,
+  listRuns,
+  readRunState,
+  transitionMember,
+  transitionRun,
+  updateRunState,
+} from './run-state-store.js';
+export { answerShutdown, requestShutdown } from './shutdown-requests.js';
+export {
+  assertMemberTransition,
+  assertRunTransition,
+  canTransitionMember,
+  canTransitionRun,
+  MEMBER_TRANSITIONS,
+  RUN_TRANSITIONS,
+  TERMINAL_RUN_STATUSES,
+  WORKING_RUN_STATUSES,
+} from './status-machines.js';
+export type { SweepRunsOptions, SweepRunsReport } from './sweep-runs.js';
+export { sweepRuns } from './sweep-runs.js';

@@ -1,0 +1,194 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LivenessProbe, RecoveryActions } from './resume-run.js';
+import { resumeAll, resumeRun } from './resume-run.js';
+import { startMember } from './run-bounds.js';
+import {
+  createRunState,
+  readRunState,
+  transitionMember,
+  transitionRun,
+  updateRunState,
+} from './run-state-store.js';
+import { makeClock, makeSpec, makeTempHome } from './test-support/temp-home.js';
+
+function fakeRecovery(): RecoveryActions & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    async releaseTasksOf(runId, member) {
+      calls.push(`release ${runId.slice(0, 4)} ${member}`);
+      return member === 'writer' ? ['3', '7'] : [];
+    },
+    async reclaimReservations(runId, member) {
+      calls.push(`reclaim ${runId.slice(0, 4)} ${member}`);
+      return member === 'writer' ? ['0b5c3f4e-1111-4111-8111-111111111111'] : [];
+    },
+    async rollbackRun(state) {
+      calls.push(`rollback ${state.runId.slice(0, 4)}`);
+      return ['worktree lead'];
+    },
+  };
+}
+
+const liveness = (alive: string[]): LivenessProbe => ({
+  isAlive: async (sessionId) => alive.includes(sessionId),
+});
+
+describe('resume', () => {
+  let home: string;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => {
+    ({ home, cleanup } = await makeTempHome());
+  });
+  afterEach(async () => cleanup());
+
+  async function runningTeam(leadSession?: string) {
+    const state = await createRunState(home, {
+      spec: makeSpec(['writer', 'reviewer', 'tester']),
+      teamSource: { scope: 'inline' },
+      hostId: 'test',
+      leadSessionId: leadSession,
+    });
+    await transitionRun(home, state.runId, 'active');
+    if (leadSession) await startMember(home, state.runId, 'lead', { sessionId: leadSession });
+    await startMember(home, state.runId, 'writer', { sessionId: 's-writer' });
+    await startMember(home, state.runId, 'reviewer', { sessionId: 's-reviewer' });
+    await updateRunState(home, state.runId, (draft) => {
+      const writer = draft.members.find((m) => m.name === 'writer');
+      if (writer)
+        writer.pendingDeliveryIds = [
+          '0b5c3f4e-1111-4111-8111-111111111111',
+          '0b5c3f4e-2222-4222-8222-222222222222',
+        ];
+    });
+    return state.runId;
+  }
+
+  it('marks dead members errored, releases their tasks and reclaims their reservations', async () => {
+    const runId = await runningTeam();
+    const recovery = fakeRecovery();
+    const report = await resumeRun(home, runId, liveness(['s-reviewer']), { recovery });
+    expect(report.statusAfter).toBe('active');
+    expect(report.members).toEqual([
+      { member: 'lead', liveness: 'not-started', releasedTasks: [], reclaimedMessages: [] },
+      {
+        member: 'writer',
+        liveness: 'dead',
+        releasedTasks: ['3', '7'],
+        reclaimedMessages: ['0b5c3f4e-1111-4111-8111-111111111111'],
+      },
+      { member: 'reviewer', liveness: 'alive', releasedTasks: [], reclaimedMessages: [] },
+      { member: 'tester', liveness: 'not-started', releasedTasks: [], reclaimedMessages: [] },
+    ]);
+    expect(recovery.calls).toEqual([
+      `release ${runId.slice(0, 4)} writer`,
+      `reclaim ${runId.slice(0, 4)} writer`,
+    ]);
+    const state = await readRunState(home, runId);
+    expect(state.members.map((m) => m.status)).toEqual([
+      'pending',
+      'errored',
+      'running',
+      'pending',
+    ]);
+    expect(state.members[1]?.pendingDeliveryIds).toEqual(['0b5c3f4e-2222-4222-8222-222222222222']);
+  });
+
+  it('orphans the run when the lead session is dead', async () => {
+    const runId = await runningTeam('s-lead');
+    const report = await resumeRun(home, runId, liveness(['s-writer', 's-reviewer']), {
+      recovery: fakeRecovery(),
+    });
+    expect(report.statusAfter).toBe('orphaned');
+    const state = await readRunState(home, runId);
+    expect(state.status).toBe('orphaned');
+    expect(state.members[0]?.status).toBe('errored');
+  });
+
+  it('keeps everything when all are alive, and treats a failing probe as unknown, not dead', async () => {
+    const runId = await runningTeam('s-lead');
+    const recovery = fakeRecovery();
+    const report = await resumeRun(
+      home,
+      runId,
+      {
+        isAlive: async (id) => {
+          if (id === 's-writer') throw new Error('host unreachable');
+          return true;
+        },
+      },
+      { recovery },
+    );
+    expect(report.statusAfter).toBe('active');
+    expect(report.members.find((m) => m.member === 'writer')?.liveness).toBe('unknown');
+    expect(report.errors).toEqual(['writer: liveness probe failed: host unreachable']);
+    expect(recovery.calls).toEqual([]);
+    expect((await readRunState(home, runId)).members.map((m) => m.status)).toEqual([
+      'running',
+      'running',
+      'running',
+      'pending',
+    ]);
+  });
+
+  it('terminates a member whose session ended after an approved shutdown', async () => {
+    const runId = await runningTeam();
+    await transitionMember(home, runId, 'reviewer', 'shutdown_approved');
+    await resumeRun(home, runId, liveness(['s-writer']));
+    expect((await readRunState(home, runId)).members[2]?.status).toBe('terminated');
+  });
+
+  it('fails and rolls back a run stuck in creating past the timeout, and leaves a fresh one', async () => {
+    const clock = makeClock();
+    const stuck = await createRunState(
+      home,
+      { spec: makeSpec(['writer']), teamSource: { scope: 'inline' }, hostId: 'test' },
+      { now: clock.now },
+    );
+    clock.advance(11 * 60_000);
+    const fresh = await createRunState(
+      home,
+      { spec: makeSpec(['writer']), teamSource: { scope: 'inline' }, hostId: 'test' },
+      { now: clock.now },
+    );
+    const recovery = fakeRecovery();
+    const report = await resumeAll(home, liveness([]), { recovery, now: clock.now });
+    expect(report.runs.map((r) => [r.runId, r.statusAfter])).toEqual([
+      [stuck.runId, 'failed'],
+      [fresh.runId, 'creating'],
+    ]);
+    expect(report.runs[0]?.removed).toEqual(['worktree lead']);
+    expect(recovery.calls).toEqual([`rollback ${stuck.runId.slice(0, 4)}`]);
+    expect((await readRunState(home, stuck.runId)).status).toBe('failed');
+  });
+
+  it('resumes every working run end to end and reports a corrupt one without stopping', async () => {
+    const first = await runningTeam();
+    const second = await runningTeam('s-lead-2');
+    const done = await createRunState(home, {
+      spec: makeSpec(['x']),
+      teamSource: { scope: 'inline' },
+      hostId: 'test',
+    });
+    await transitionRun(home, done.runId, 'failed');
+    const { writeFile } = await import('node:fs/promises');
+    const { runPaths } = await import('../storage/teamkit-home.js');
+    const broken = await createRunState(home, {
+      spec: makeSpec(['x']),
+      teamSource: { scope: 'inline' },
+      hostId: 'test',
+    });
+    await writeFile(runPaths(home, broken.runId).state, 'not json');
+    const report = await resumeAll(home, liveness(['s-reviewer', 's-writer']), {
+      recovery: fakeRecovery(),
+    });
+    expect(report.runs.map((r) => [r.runId, r.statusAfter]).sort()).toEqual(
+      [
+        [first, 'active'],
+        [second, 'orphaned'],
+      ].sort(),
+    );
+    expect(report.problems).toHaveLength(1);
+    expect((await readRunState(home, done.runId)).status).toBe('failed');
+  });
+});

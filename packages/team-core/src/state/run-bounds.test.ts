@@ -1,0 +1,127 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isTeamkitError } from '../errors/index.js';
+import type { RunBounds } from '../schema/team-spec.js';
+import { addMember, recordMessageSent, recordTurn, startMember } from './run-bounds.js';
+import {
+  createRunState,
+  readRunState,
+  transitionMember,
+  transitionRun,
+} from './run-state-store.js';
+import { makeClock, makeSpec, makeTempHome } from './test-support/temp-home.js';
+
+async function boundOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isTeamkitError(error, 'BOUND_EXCEEDED')) return error.details?.bound;
+    throw error;
+  }
+  throw new Error('expected BOUND_EXCEEDED');
+}
+
+describe('run bounds', () => {
+  let home: string;
+  let cleanup: () => Promise<void>;
+  const clock = makeClock();
+  beforeEach(async () => {
+    ({ home, cleanup } = await makeTempHome());
+  });
+  afterEach(async () => cleanup());
+
+  async function activeRun(workers: string[], bounds: Partial<RunBounds>) {
+    const state = await createRunState(
+      home,
+      { spec: makeSpec(workers, bounds), teamSource: { scope: 'inline' }, hostId: 'test' },
+      { now: clock.now },
+    );
+    await transitionRun(home, state.runId, 'active', { now: clock.now });
+    return state.runId;
+  }
+
+  it('refuses spawning past maxParallelMembers, also through a plain transition', async () => {
+    const runId = await activeRun(['a', 'b', 'c'], { maxParallelMembers: 2 });
+    await startMember(home, runId, 'a', { sessionId: 's-a' }, { now: clock.now });
+    await startMember(home, runId, 'b', { sessionId: 's-b' }, { now: clock.now });
+    expect(
+      await boundOf(startMember(home, runId, 'c', { sessionId: 's-c' }, { now: clock.now })),
+    ).toBe('maxParallelMembers');
+    expect(await boundOf(transitionMember(home, runId, 'c', 'running'))).toBe('maxParallelMembers');
+    await transitionMember(home, runId, 'a', 'idle');
+    await startMember(home, runId, 'c', { sessionId: 's-c' }, { now: clock.now });
+    expect((await readRunState(home, runId)).members.map((m) => m.status)).toEqual([
+      'pending',
+      'idle',
+      'running',
+      'running',
+    ]);
+  });
+
+  it('refuses adding members past maxMembers', async () => {
+    const runId = await activeRun(['a'], { maxMembers: 3 });
+    await addMember(home, runId, { name: 'b', role: 'helper' }, { now: clock.now });
+    expect(
+      await boundOf(addMember(home, runId, { name: 'c', role: 'helper' }, { now: clock.now })),
+    ).toBe('maxMembers');
+    expect((await readRunState(home, runId)).members).toHaveLength(3);
+  });
+
+  it('refuses sending past maxMessagesPerRun and keeps the count at the bound', async () => {
+    const runId = await activeRun(['a'], { maxMessagesPerRun: 3 });
+    await recordMessageSent(home, runId, 2, { now: clock.now });
+    await recordMessageSent(home, runId, 1, { now: clock.now });
+    expect(await boundOf(recordMessageSent(home, runId, 1, { now: clock.now }))).toBe(
+      'maxMessagesPerRun',
+    );
+    expect((await readRunState(home, runId)).counters.messagesSent).toBe(3);
+  });
+
+  it('refuses a turn past maxTurnsPerMember for that member only', async () => {
+    const runId = await activeRun(['a', 'b'], { maxTurnsPerMember: 2 });
+    await recordTurn(home, runId, 'a', { now: clock.now });
+    await recordTurn(home, runId, 'a', { now: clock.now });
+    expect(await boundOf(recordTurn(home, runId, 'a', { now: clock.now }))).toBe(
+      'maxTurnsPerMember',
+    );
+    await recordTurn(home, runId, 'b', { now: clock.now });
+    const state = await readRunState(home, runId);
+    expect(state.members.map((m) => m.turns)).toEqual([0, 2, 1]);
+    expect(state.counters.turns).toBe(3);
+  });
+
+  it('refuses sends, turns and spawns once the wall clock is past, but still lets the run shut down', async () => {
+    const local = makeClock();
+    const state = await createRunState(
+      home,
+      {
+        spec: makeSpec(['a'], { maxWallClockMinutes: 1 }),
+        teamSource: { scope: 'inline' },
+        hostId: 'test',
+      },
+      { now: local.now },
+    );
+    await transitionRun(home, state.runId, 'active');
+    local.advance(61_000);
+    expect(await boundOf(recordMessageSent(home, state.runId, 1, { now: local.now }))).toBe(
+      'maxWallClockMinutes',
+    );
+    expect(await boundOf(recordTurn(home, state.runId, 'a', { now: local.now }))).toBe(
+      'maxWallClockMinutes',
+    );
+    expect(
+      await boundOf(startMember(home, state.runId, 'a', { sessionId: 's' }, { now: local.now })),
+    ).toBe('maxWallClockMinutes');
+    await transitionRun(home, state.runId, 'deleting', { now: local.now });
+  });
+
+  it('refuses sending in a run that is not working', async () => {
+    const state = await createRunState(home, {
+      spec: makeSpec(['a']),
+      teamSource: { scope: 'inline' },
+      hostId: 'test',
+    });
+    await expect(recordMessageSent(home, state.runId)).rejects.toMatchObject({
+      code: 'RUN_NOT_ACTIVE',
+    });
+  });
+});

@@ -1,0 +1,235 @@
+import { TeamkitError } from '../errors/index.js';
+import { MemberNameSchema } from '../schema/names.js';
+import type { RunMember, RuntimeState } from '../schema/runtime-state.js';
+import {
+  boundExceeded,
+  countParallelMembers,
+  findMember,
+  resolveStateOptions,
+  type StateOptions,
+  updateRunState,
+} from './run-state-store.js';
+import { WORKING_RUN_STATUSES } from './status-machines.js';
+
+function notActive(state: RuntimeState, what: string): TeamkitError {
+  return new TeamkitError(
+    'RUN_NOT_ACTIVE',
+    `Run ${state.runId} is ${state.status}; ${what} is refused.`,
+    { details: { runId: state.runId, status: state.status } },
+  );
+}
+
+/**
+ * Throws `BOUND_EXCEEDED` (bound `maxWallClockMinutes`) once the run has lived longer
+ * than its wall-clock bound.
+ */
+export function assertWithinWallClock(state: RuntimeState, now: number = Date.now()): void {
+  const limit = state.policy.bounds.maxWallClockMinutes;
+  const elapsedMinutes = (now - state.createdAt) / 60_000;
+  if (elapsedMinutes > limit) {
+    throw boundExceeded(
+      'maxWallClockMinutes',
+      limit,
+      Math.floor(elapsedMinutes),
+      `Run ${state.runId} has run for ${Math.floor(elapsedMinutes)} minutes`,
+    );
+  }
+}
+
+/** What {@link assertCanSpawn} checks. */
+export interface SpawnCheck {
+  /** True when the spawn adds a member that is not in the run yet (counts toward maxMembers). */
+  newMember?: boolean;
+  /** The clock reading to check the wall-clock bound against. */
+  now?: number;
+}
+
+/**
+ * Throws unless one more member may start: the run must be creating or active
+ * (`RUN_NOT_ACTIVE`), and neither maxMembers, maxParallelMembers nor the wall clock may
+ * be passed (`BOUND_EXCEEDED` naming the bound).
+ */
+export function assertCanSpawn(state: RuntimeState, check: SpawnCheck = {}): void {
+  if (state.status !== 'creating' && state.status !== 'active') throw notActive(state, 'spawning');
+  const bounds = state.policy.bounds;
+  if (check.newMember === true && state.members.length + 1 > bounds.maxMembers) {
+    throw boundExceeded(
+      'maxMembers',
+      bounds.maxMembers,
+      state.members.length + 1,
+      'Adding a member',
+    );
+  }
+  const parallel = countParallelMembers(state) + 1;
+  if (parallel > bounds.maxParallelMembers) {
+    throw boundExceeded(
+      'maxParallelMembers',
+      bounds.maxParallelMembers,
+      parallel,
+      'Starting another member',
+    );
+  }
+  assertWithinWallClock(state, check.now);
+}
+
+/**
+ * Throws unless `count` more messages may be sent: the run must be active or
+ * shutting down (`RUN_NOT_ACTIVE`) and within maxMessagesPerRun and its wall clock.
+ */
+export function assertCanSend(state: RuntimeState, count = 1, now: number = Date.now()): void {
+  if (!WORKING_RUN_STATUSES.includes(state.status)) throw notActive(state, 'sending');
+  const limit = state.policy.bounds.maxMessagesPerRun;
+  const value = state.counters.messagesSent + count;
+  if (value > limit) {
+    throw boundExceeded('maxMessagesPerRun', limit, value, 'Sending another message');
+  }
+  assertWithinWallClock(state, now);
+}
+
+/** Counts `count` sent messages against the run's bound, or refuses as {@link assertCanSend}. */
+export async function recordMessageSent(
+  home: string,
+  runId: string,
+  count = 1,
+  options: StateOptions = {},
+): Promise<RuntimeState> {
+  const { now } = resolveStateOptions(options);
+  return updateRunState(
+    home,
+    runId,
+    (draft) => {
+      assertCanSend(draft, count, now());
+      draft.counters.messagesSent += count;
+      return draft;
+    },
+    options,
+  );
+}
+
+/**
+ * Counts one turn of `member` (and of the run). Refuses with `BOUND_EXCEEDED` past
+ * maxTurnsPerMember or the wall clock, and with `RUN_NOT_ACTIVE` outside a working run.
+ */
+export async function recordTurn(
+  home: string,
+  runId: string,
+  member: string,
+  options: StateOptions = {},
+): Promise<RuntimeState> {
+  const { now } = resolveStateOptions(options);
+  return updateRunState(
+    home,
+    runId,
+    (draft) => {
+      if (!WORKING_RUN_STATUSES.includes(draft.status)) throw notActive(draft, 'a turn');
+      const target = findMember(draft, member);
+      const limit = draft.policy.bounds.maxTurnsPerMember;
+      if (target.turns + 1 > limit) {
+        throw boundExceeded(
+          'maxTurnsPerMember',
+          limit,
+          target.turns + 1,
+          `Member ${member} taking another turn`,
+        );
+      }
+      assertWithinWallClock(draft, now());
+      target.turns += 1;
+      target.lastSeenAt = now();
+      draft.counters.turns += 1;
+      return draft;
+    },
+    options,
+  );
+}
+
+/** What {@link startMember} records. */
+export interface StartMemberInput {
+  /** The host session now running the member. */
+  sessionId: string;
+}
+
+/**
+ * Marks a pending member `running` with its session after checking the spawn bounds
+ * ({@link assertCanSpawn}); call it once the host has started the member.
+ */
+export async function startMember(
+  home: string,
+  runId: string,
+  member: string,
+  input: StartMemberInput,
+  options: StateOptions = {},
+): Promise<RuntimeState> {
+  const { now } = resolveStateOptions(options);
+  return updateRunState(
+    home,
+    runId,
+    (draft) => {
+      const target = findMember(draft, member);
+      assertCanSpawn(draft, { now: now() });
+      target.status = 'running';
+      target.sessionId = input.sessionId;
+      target.lastSeenAt = now();
+      return draft;
+    },
+    options,
+  );
+}
+
+/** A member to add to a running team, beyond those its spec listed. */
+export interface AddMemberInput {
+  name: string;
+  role: string;
+  model?: string;
+  color?: string;
+}
+
+/**
+ * Adds a `pending` member to the run, refusing past maxMembers or the wall clock, and
+ * outside a creating or active run.
+ */
+export async function addMember(
+  home: string,
+  runId: string,
+  input: AddMemberInput,
+  options: StateOptions = {},
+): Promise<RuntimeState> {
+  const { now } = resolveStateOptions(options);
+  const name = MemberNameSchema.parse(input.name);
+  return updateRunState(
+    home,
+    runId,
+    (draft) => {
+      if (draft.members.some((member) => member.name === name)) {
+        throw new TeamkitError('INVALID_INPUT', `Run ${runId} already has a member "${name}".`, {
+          details: { runId, member: name },
+        });
+      }
+      if (draft.status !== 'creating' && draft.status !== 'active') {
+        throw notActive(draft, 'adding a member');
+      }
+      const bounds = draft.policy.bounds;
+      if (draft.members.length + 1 > bounds.maxMembers) {
+        throw boundExceeded(
+          'maxMembers',
+          bounds.maxMembers,
+          draft.members.length + 1,
+          'Adding a member',
+        );
+      }
+      assertWithinWallClock(draft, now());
+      const member: RunMember = {
+        name,
+        role: input.role,
+        isLead: false,
+        status: 'pending',
+        model: input.model,
+        color: input.color,
+        pendingDeliveryIds: [],
+        turns: 0,
+      };
+      draft.members.push(member);
+      return draft;
+    },
+    options,
+  );
+}

@@ -1,0 +1,54 @@
+import { mkdir, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runPaths } from '../storage/teamkit-home.js';
+import { createRunState, listRuns, transitionRun } from './run-state-store.js';
+import { sweepRuns } from './sweep-runs.js';
+import { makeClock, makeSpec, makeTempHome } from './test-support/temp-home.js';
+
+describe('sweepRuns', () => {
+  let home: string;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => {
+    ({ home, cleanup } = await makeTempHome());
+  });
+  afterEach(async () => cleanup());
+
+  it('removes deleted runs and failed runs past retention, and nothing else', async () => {
+    const clock = makeClock();
+    const make = async (path: string[]) => {
+      const state = await createRunState(
+        home,
+        { spec: makeSpec(['writer']), teamSource: { scope: 'inline' }, hostId: 'test' },
+        { now: clock.now },
+      );
+      for (const to of path)
+        await transitionRun(home, state.runId, to as never, { now: clock.now });
+      return state.runId;
+    };
+    const deleted = await make(['active', 'deleting', 'deleted']);
+    const oldFailed = await make(['failed']);
+    const active = await make(['active']);
+    const orphaned = await make(['active', 'orphaned']);
+    clock.advance(2 * 60 * 60_000);
+    const newFailed = await make(['failed']);
+    const creating = await make([]);
+    await mkdir(path.join(home, 'runtime', '.swept-leftover', 'inboxes'), { recursive: true });
+
+    const report = await sweepRuns(home, { now: clock.now, failedRetentionMs: 60 * 60_000 });
+    expect(report.removed.map((r) => [r.runId, r.status]).sort()).toEqual(
+      [
+        [deleted, 'deleted'],
+        [oldFailed, 'failed'],
+      ].sort(),
+    );
+    expect(report.removedLeftovers).toHaveLength(1);
+    for (const gone of [deleted, oldFailed]) {
+      await expect(stat(runPaths(home, gone).root)).rejects.toMatchObject({ code: 'ENOENT' });
+    }
+    const left = (await listRuns(home)).runs.map((r) => r.runId).sort();
+    expect(left).toEqual([active, orphaned, newFailed, creating].sort());
+    expect((await readdir(path.join(home, 'runtime'))).sort()).toEqual(left);
+    expect((await sweepRuns(home, { now: clock.now })).removed).toEqual([]);
+  });
+});
