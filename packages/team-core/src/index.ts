@@ -6,6 +6,20 @@
 export type { TeamkitErrorCode, TeamkitErrorKind, TeamkitErrorOptions } from './errors/index.js';
 // errors
 export { isTeamkitError, TEAMKIT_ERROR_CODES, TeamkitError } from './errors/index.js';
+// mailbox (issue: mailbox and task list)
+export type {
+  AcknowledgeOutcome,
+  InboxWatchOptions,
+  Mailbox,
+  MailboxOptions,
+  MoveOutcome,
+  RecipientRefusal,
+  ReclaimOutcome,
+  SendMessageInput,
+  SendMessageResult,
+  UnreadListing,
+} from './mailbox/index.js';
+export { createMailbox } from './mailbox/index.js';
 export type {
   ConfigSource,
   MemberStatus,
@@ -97,8 +111,6 @@ export {
   withLock,
   writeFileAtomically,
 } from './storage/index.js';
-
-// mailbox (issue: mailbox and task list)
 
 // tasklist (issue: mailbox and task list)
 
