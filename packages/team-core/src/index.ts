@@ -113,6 +113,22 @@ export {
 } from './storage/index.js';
 
 // tasklist (issue: mailbox and task list)
+export type {
+  CreateTaskInput,
+  StatusChangeOptions,
+  TaskDetailsPatch,
+  TaskFilter,
+  TaskList,
+  TaskListing,
+  TaskListOptions,
+} from './tasklist/index.js';
+export {
+  assertTaskTransition,
+  canTaskTransition,
+  createTaskList,
+  DONE_TASK_STATUSES,
+  TASK_STATUS_TRANSITIONS,
+} from './tasklist/index.js';
 
 // registry (issue: team registry)
 
