@@ -1,0 +1,111 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MessageSchema } from '../schema/index.js';
+import { createRunFixture, type RunFixture } from '../test-support/run-fixture.js';
+import { killAllWorkers, startWorker } from '../test-support/worker-process.js';
+import { createMailbox } from './create-mailbox.js';
+
+const WORKER = fileURLToPath(new URL('./__fixtures__/send-worker.mjs', import.meta.url));
+const RECIPIENTS = ['writer', 'reviewer', 'tester'];
+const SENDERS = ['lead', 'sender-1', 'sender-2', 'sender-3'];
+const TOTAL = 1_000;
+
+let fixture: RunFixture;
+beforeEach(async () => {
+  fixture = await createRunFixture({
+    members: [
+      { name: 'lead', isLead: true },
+      ...SENDERS.slice(1).map((name) => ({ name })),
+      ...RECIPIENTS.map((name) => ({ name })),
+    ],
+    policy: { unreadMaxBytes: 64 * 1024 * 1024 },
+  });
+});
+afterEach(async () => {
+  killAllWorkers();
+  await fixture.cleanup();
+});
+
+/** Every message file of one inbox, grouped by where it sits; each file must parse. */
+export async function inboxContents(inbox: string) {
+  const unread: string[] = [];
+  const reserved: string[] = [];
+  const temp: string[] = [];
+  for (const name of await readdir(inbox).catch(() => [] as string[])) {
+    if (name === 'processed') continue;
+    if (name.startsWith('.tmp-')) temp.push(name);
+    else if (name.startsWith('.delivering-')) reserved.push(name.slice('.delivering-'.length, -5));
+    else if (name.endsWith('.json')) unread.push(name.slice(0, -5));
+  }
+  const processedDir = path.join(inbox, 'processed');
+  const processed = (await readdir(processedDir).catch(() => [] as string[])).map((n) =>
+    n.slice(0, -5),
+  );
+  const files = [
+    ...unread.map((id) => path.join(inbox, `${id}.json`)),
+    ...reserved.map((id) => path.join(inbox, `.delivering-${id}.json`)),
+    ...processed.map((id) => path.join(processedDir, `${id}.json`)),
+  ];
+  for (const file of files) {
+    const parsed = MessageSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+    if (!parsed.success) throw new Error(`torn or invalid message ${file}`);
+  }
+  return { unread, reserved, processed, temp };
+}
+
+describe('concurrent delivery (real processes)', () => {
+  it('4 senders, 1,000 messages to 3 members, a consumer reserving and acking: each message in exactly one place', async () => {
+    const perSender = TOTAL / SENDERS.length;
+    const workers = SENDERS.map((from) =>
+      startWorker(WORKER, [fixture.home, fixture.runId, from, String(perSender), ...RECIPIENTS]),
+    );
+    const mailbox = createMailbox({
+      home: fixture.home,
+      runId: fixture.runId,
+      lock: { timeoutMs: 60_000 },
+    });
+    let sendersDone = false;
+    const allExited = Promise.all(workers.map((worker) => worker.exited)).then((exits) => {
+      sendersDone = true;
+      return exits;
+    });
+    let round = 0;
+    for (; round < 10_000 && !sendersDone; round += 1) {
+      const member = RECIPIENTS[round % RECIPIENTS.length] as string;
+      const { messages } = await mailbox.listUnread(member);
+      const ids = messages.slice(0, 5).map((message) => message.messageId);
+      const { reserved } = await mailbox.reserve(member, ids);
+      const reservedIds = reserved.map((message) => message.messageId);
+      if (round % 3 === 0) await mailbox.release(member, reservedIds);
+      else if (round % 3 === 1) await mailbox.commit(member, reservedIds);
+      else await mailbox.acknowledge(member, [...reservedIds, ...reservedIds]);
+    }
+    const exits = await allExited;
+    for (const [index, exit] of exits.entries()) {
+      expect(exit.code, workers[index]?.stderr.join('')).toBe(0);
+    }
+    const sent = new Map<string, string[]>(RECIPIENTS.map((member) => [member, []]));
+    for (const worker of workers) {
+      for (const line of worker.lines) {
+        const [to, id] = line.split(' ');
+        sent.get(to as string)?.push(id as string);
+      }
+    }
+    expect([...sent.values()].flat()).toHaveLength(TOTAL);
+    let processedTotal = 0;
+    for (const member of RECIPIENTS) {
+      const contents = await inboxContents(fixture.paths.inbox(member));
+      expect(contents.reserved).toEqual([]);
+      expect(contents.temp).toEqual([]);
+      const all = [...contents.unread, ...contents.processed];
+      expect(new Set(all).size).toBe(all.length);
+      expect(all.sort()).toEqual([...(sent.get(member) ?? [])].sort());
+      processedTotal += contents.processed.length;
+    }
+    // the consumer really ran concurrently with the senders
+    expect(round).toBeGreaterThan(3);
+    expect(processedTotal).toBeGreaterThan(0);
+  });
+});
