@@ -1,8 +1,6 @@
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MessageSchema } from '../schema/index.js';
+import { inboxContents } from '../test-support/inbox-contents.js';
 import { createRunFixture, type RunFixture } from '../test-support/run-fixture.js';
 import { killAllWorkers, startWorker } from '../test-support/worker-process.js';
 import { createMailbox } from './create-mailbox.js';
@@ -27,33 +25,6 @@ afterEach(async () => {
   killAllWorkers();
   await fixture.cleanup();
 });
-
-/** Every message file of one inbox, grouped by where it sits; each file must parse. */
-export async function inboxContents(inbox: string) {
-  const unread: string[] = [];
-  const reserved: string[] = [];
-  const temp: string[] = [];
-  for (const name of await readdir(inbox).catch(() => [] as string[])) {
-    if (name === 'processed') continue;
-    if (name.startsWith('.tmp-')) temp.push(name);
-    else if (name.startsWith('.delivering-')) reserved.push(name.slice('.delivering-'.length, -5));
-    else if (name.endsWith('.json')) unread.push(name.slice(0, -5));
-  }
-  const processedDir = path.join(inbox, 'processed');
-  const processed = (await readdir(processedDir).catch(() => [] as string[])).map((n) =>
-    n.slice(0, -5),
-  );
-  const files = [
-    ...unread.map((id) => path.join(inbox, `${id}.json`)),
-    ...reserved.map((id) => path.join(inbox, `.delivering-${id}.json`)),
-    ...processed.map((id) => path.join(processedDir, `${id}.json`)),
-  ];
-  for (const file of files) {
-    const parsed = MessageSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
-    if (!parsed.success) throw new Error(`torn or invalid message ${file}`);
-  }
-  return { unread, reserved, processed, temp };
-}
 
 describe('concurrent delivery (real processes)', () => {
   it('4 senders, 1,000 messages to 3 members, a consumer reserving and acking: each message in exactly one place', async () => {

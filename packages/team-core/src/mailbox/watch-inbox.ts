@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { watch } from 'chokidar';
 import type { Message } from '../schema/index.js';
 import type { UnreadListing } from './create-mailbox.js';
 
@@ -63,6 +62,8 @@ export async function watchInboxWith(
     });
   }
 
+  // Loaded on first use: most processes that send or claim never watch.
+  const { watch } = await import('chokidar');
   const watcher = watch(inbox, {
     depth: 0,
     ignoreInitial: true,

@@ -7,6 +7,9 @@ const lock = { staleMs: 2_000, timeoutMs: 30_000 };
 const mailbox = createMailbox({ home, runId, lock });
 const tasks = createTaskList({ home, runId, lock });
 const pick = (items) => items[Math.floor(Math.random() * items.length)];
+// Warm up (first state read, lazy code paths) so kills land in real work, not start-up.
+if (role === 'claimer') await tasks.listTasks();
+else await mailbox.listUnread(recipients[0]);
 process.stdout.write('ready\n');
 
 const MAX_STEPS = 40;
