@@ -6,6 +6,20 @@
 export type { TeamkitErrorCode, TeamkitErrorKind, TeamkitErrorOptions } from './errors/index.js';
 // errors
 export { isTeamkitError, TEAMKIT_ERROR_CODES, TeamkitError } from './errors/index.js';
+// mailbox (issue: mailbox and task list)
+export type {
+  AcknowledgeOutcome,
+  InboxWatchOptions,
+  Mailbox,
+  MailboxOptions,
+  MoveOutcome,
+  RecipientRefusal,
+  ReclaimOutcome,
+  SendMessageInput,
+  SendMessageResult,
+  UnreadListing,
+} from './mailbox/index.js';
+export { createMailbox } from './mailbox/index.js';
 export type {
   ConfigSource,
   MemberStatus,
@@ -98,9 +112,23 @@ export {
   writeFileAtomically,
 } from './storage/index.js';
 
-// mailbox (issue: mailbox and task list)
-
 // tasklist (issue: mailbox and task list)
+export type {
+  CreateTaskInput,
+  StatusChangeOptions,
+  TaskDetailsPatch,
+  TaskFilter,
+  TaskList,
+  TaskListing,
+  TaskListOptions,
+} from './tasklist/index.js';
+export {
+  assertTaskTransition,
+  canTaskTransition,
+  createTaskList,
+  DONE_TASK_STATUSES,
+  TASK_STATUS_TRANSITIONS,
+} from './tasklist/index.js';
 
 // registry (issue: team registry)
 

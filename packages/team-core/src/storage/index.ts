@@ -18,6 +18,9 @@ export {
   retryWhileBusy,
   unlinkWithRetry,
 } from './fs-retry.js';
+export { createMarkerFile, touchFile } from './marker-file.js';
+export type { StagedFile } from './staged-file.js';
+export { stageFile } from './staged-file.js';
 export type { FileStoreOptions, StoreEntryInfo, TeamkitStore } from './store.js';
 export { createFileStore } from './store.js';
 export type { RunPaths } from './teamkit-home.js';
