@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { mkdir, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
@@ -91,17 +92,71 @@ export async function acquireLock(
   await mkdir(path.dirname(target), { recursive: true });
 
   let compromise: Error | undefined;
+  let released = false;
+  let ownIno: number | undefined;
+  // The heartbeat only runs every few seconds, so a guarded write also checks at once
+  // that the folder is still the one we made: same inode and an mtime we set ourselves
+  // (inodes are reused at once on ext4, so the inode alone cannot tell).
+  const ownMtimes: number[] = [];
+  const isOwnMtime = (mtimeMs: number) =>
+    ownMtimes.some(
+      (own) => Math.abs(mtimeMs - own) < 1 || mtimeMs === Math.floor(own / 1_000) * 1_000,
+    );
+  const lostNow = (): Error | undefined => {
+    if (compromise !== undefined || released || ownIno === undefined) return compromise;
+    let info: fs.Stats;
+    try {
+      info = fs.statSync(lockFolder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        compromise = Object.assign(new Error(`${lockFolder} was removed`), {
+          code: 'ECOMPROMISED',
+        });
+      }
+      return compromise;
+    }
+    if (info.ino !== ownIno || !isOwnMtime(info.mtimeMs)) {
+      compromise = Object.assign(new Error(`${lockFolder} now belongs to another holder`), {
+        code: 'ECOMPROMISED',
+      });
+    }
+    return compromise;
+  };
+  // proper-lockfile removes the lock folder on release and at process exit without
+  // asking whose it is; through this view it only removes a folder that is still ours.
+  const lockFs = {
+    ...fs,
+    utimes(file: fs.PathLike, atime: Date, mtime: Date, callback: fs.NoParamCallback) {
+      if (file === lockFolder) {
+        ownMtimes.push(mtime.getTime());
+        if (ownMtimes.length > 3) ownMtimes.shift();
+      }
+      fs.utimes(file, atime, mtime, callback);
+    },
+    rmdir(file: fs.PathLike, callback: fs.NoParamCallback) {
+      if (file === lockFolder && lostNow() !== undefined) {
+        callback(null);
+        return;
+      }
+      fs.rmdir(file, callback);
+    },
+    rmdirSync(file: fs.PathLike) {
+      if (file === lockFolder && lostNow() !== undefined) return;
+      fs.rmdirSync(file);
+    },
+  };
   const held: HeldLock = {
     path: target,
     get compromised() {
-      return compromise !== undefined;
+      return lostNow() !== undefined;
     },
     assertHeld() {
-      if (compromise !== undefined) {
+      const lost = lostNow();
+      if (lost !== undefined) {
         throw new TeamkitError(
           'LOCK_COMPROMISED',
-          `The lock on ${target} was lost while held (${compromise.message}); the write was refused. Retry the operation.`,
-          { cause: compromise, details: { path: target } },
+          `The lock on ${target} was lost while held (${lost.message}); the write was refused. Retry the operation.`,
+          { cause: lost, details: { path: target } },
         );
       }
     },
@@ -117,18 +172,26 @@ export async function acquireLock(
         retries: 0,
         stale: NEVER_STALE_FOR_LIBRARY,
         update: Math.max(1_000, Math.floor(staleMs / 4)),
+        fs: lockFs,
         onCompromised: (error) => {
-          compromise = error;
+          compromise ??= error;
         },
       });
+      const info = fs.statSync(lockFolder);
+      ownIno = info.ino;
+      if (ownMtimes.length === 0) ownMtimes.push(info.mtimeMs);
       return {
         lock: held,
         release: async () => {
-          if (compromise !== undefined) return;
+          if (released) return;
+          lostNow();
+          released = true;
           try {
+            // Also when the lock was lost: this stops the heartbeat, and lockFs keeps
+            // the other holder's folder in place.
             await release();
           } catch (error) {
-            compromise = error as Error;
+            compromise ??= error as Error;
           }
         },
       };
