@@ -38,6 +38,7 @@ export function startWorker(fixture: string, args: string[]): Worker {
   if (child.pid === undefined) throw new Error(`could not start ${fixture}`);
   let out = '';
   let err = '';
+  let closed = false;
   const listeners = new Set<() => void>();
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     out += chunk;
@@ -47,7 +48,9 @@ export function startWorker(fixture: string, args: string[]): Worker {
     err += chunk;
   });
   const exited = new Promise<WorkerExit>((resolve) => {
-    child.on('exit', (code, signal) => {
+    // 'close' rather than 'exit': by then every byte the worker wrote has been read.
+    child.on('close', (code, signal) => {
+      closed = true;
       resolve({ code, signal });
       for (const listener of listeners) listener();
     });
@@ -66,7 +69,7 @@ export function startWorker(fixture: string, args: string[]): Worker {
         const check = () => {
           const line = out.split('\n').find((candidate) => accept(candidate));
           if (line !== undefined) return finish(() => resolve(line));
-          if (child.exitCode !== null || child.signalCode !== null) {
+          if (closed) {
             finish(() =>
               reject(new Error(`${fixture} ended before the expected line.\n${out}\n${err}`)),
             );
