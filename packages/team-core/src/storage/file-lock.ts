@@ -35,6 +35,39 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** What a holder in this process knows about its lock folder. */
+interface Ownership {
+  recordMtime(mtimeMs: number): void;
+  lost(): boolean;
+}
+
+// A guarded write cannot wait for the heartbeat (it runs every few seconds) to learn
+// that the lock was lost, so it checks the folder at once: same inode and an mtime
+// this holder set (ext4 reuses a removed folder's inode at once, so inode alone fails).
+const owners = new Map<string, Ownership>();
+
+// proper-lockfile removes the lock folder on release and at process exit without
+// asking whose it is; through this view it removes only a folder still ours. One
+// shared object, because proper-lockfile caches its mtime-precision probe on it.
+const lockFs = {
+  ...fs,
+  utimes(file: fs.PathLike, atime: Date, mtime: Date, callback: fs.NoParamCallback) {
+    owners.get(String(file))?.recordMtime(mtime.getTime());
+    fs.utimes(file, atime, mtime, callback);
+  },
+  rmdir(file: fs.PathLike, callback: fs.NoParamCallback) {
+    if (owners.get(String(file))?.lost() === true) {
+      callback(null);
+      return;
+    }
+    fs.rmdir(file, callback);
+  },
+  rmdirSync(file: fs.PathLike) {
+    if (owners.get(String(file))?.lost() === true) return;
+    fs.rmdirSync(file);
+  },
+};
+
 /** The folder that represents the lock on `target` (proper-lockfile's convention). */
 export function lockFolderOf(target: string): string {
   return `${target}.lock`;
@@ -94,9 +127,6 @@ export async function acquireLock(
   let compromise: Error | undefined;
   let released = false;
   let ownIno: number | undefined;
-  // The heartbeat only runs every few seconds, so a guarded write also checks at once
-  // that the folder is still the one we made: same inode and an mtime we set ourselves
-  // (inodes are reused at once on ext4, so the inode alone cannot tell).
   const ownMtimes: number[] = [];
   const isOwnMtime = (mtimeMs: number) =>
     ownMtimes.some(
@@ -122,28 +152,12 @@ export async function acquireLock(
     }
     return compromise;
   };
-  // proper-lockfile removes the lock folder on release and at process exit without
-  // asking whose it is; through this view it only removes a folder that is still ours.
-  const lockFs = {
-    ...fs,
-    utimes(file: fs.PathLike, atime: Date, mtime: Date, callback: fs.NoParamCallback) {
-      if (file === lockFolder) {
-        ownMtimes.push(mtime.getTime());
-        if (ownMtimes.length > 3) ownMtimes.shift();
-      }
-      fs.utimes(file, atime, mtime, callback);
+  const ownership: Ownership = {
+    recordMtime(mtimeMs) {
+      ownMtimes.push(mtimeMs);
+      if (ownMtimes.length > 3) ownMtimes.shift();
     },
-    rmdir(file: fs.PathLike, callback: fs.NoParamCallback) {
-      if (file === lockFolder && lostNow() !== undefined) {
-        callback(null);
-        return;
-      }
-      fs.rmdir(file, callback);
-    },
-    rmdirSync(file: fs.PathLike) {
-      if (file === lockFolder && lostNow() !== undefined) return;
-      fs.rmdirSync(file);
-    },
+    lost: () => lostNow() !== undefined,
   };
   const held: HeldLock = {
     path: target,
@@ -179,7 +193,8 @@ export async function acquireLock(
       });
       const info = fs.statSync(lockFolder);
       ownIno = info.ino;
-      if (ownMtimes.length === 0) ownMtimes.push(info.mtimeMs);
+      ownership.recordMtime(info.mtimeMs);
+      owners.set(lockFolder, ownership);
       return {
         lock: held,
         release: async () => {
@@ -192,6 +207,8 @@ export async function acquireLock(
             await release();
           } catch (error) {
             compromise ??= error as Error;
+          } finally {
+            if (owners.get(lockFolder) === ownership) owners.delete(lockFolder);
           }
         },
       };
