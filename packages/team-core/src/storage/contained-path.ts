@@ -1,4 +1,4 @@
-import { realpath } from 'node:fs/promises';
+import { readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { TeamkitError } from '../errors/index.js';
 
@@ -31,8 +31,11 @@ export function assertSafeSegment(segment: string, what = 'name'): string {
 
 function isInside(base: string, candidate: string): boolean {
   const relative = path.relative(base, candidate);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  // Only a leading `..` segment escapes; names such as `...` or `..notes` stay inside.
+  return relative.split(path.sep)[0] !== '..' && !path.isAbsolute(relative);
 }
+
+const MAX_SYMLINK_HOPS = 40;
 
 /**
  * Joins checked segments onto `base` and verifies, lexically, that the result stays
@@ -50,7 +53,7 @@ export function containedPath(base: string, ...segments: string[]): string {
   return joined;
 }
 
-async function realpathOfDeepestExisting(target: string): Promise<string> {
+async function realpathOfDeepestExisting(target: string, hops = 0): Promise<string> {
   let current = target;
   const rest: string[] = [];
   for (;;) {
@@ -60,6 +63,17 @@ async function realpathOfDeepestExisting(target: string): Promise<string> {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+      // A dangling symlink still decides where a write lands: follow it.
+      const link = await readlink(current).catch(() => undefined);
+      if (link !== undefined) {
+        if (hops >= MAX_SYMLINK_HOPS) {
+          throw Object.assign(new Error(`Too many symlinks resolving ${target}`), {
+            code: 'ELOOP',
+          });
+        }
+        const pointed = path.resolve(path.dirname(current), link, ...rest.reverse());
+        return realpathOfDeepestExisting(pointed, hops + 1);
+      }
       const parent = path.dirname(current);
       if (parent === current) return target;
       rest.push(path.basename(current));

@@ -1,3 +1,4 @@
+import { TeamkitError } from '../errors/index.js';
 import { type RunEvent, RunEventSchema } from '../schema/run-event.js';
 import type { TeamkitStore } from './store.js';
 
@@ -6,7 +7,8 @@ export type RunEventInput = Omit<RunEvent, 'version' | 'at'> & { at?: number };
 
 /**
  * Appends one event line to a run's `events.jsonl`. Each line is one append write,
- * so concurrent writers do not interleave within a line.
+ * so concurrent writers do not interleave within a line. An invalid event is refused
+ * with `INVALID_INPUT` and nothing is appended.
  */
 export async function appendRunEvent(
   store: TeamkitStore,
@@ -14,8 +16,18 @@ export async function appendRunEvent(
   event: RunEventInput,
   now: () => number = Date.now,
 ): Promise<void> {
-  const line = RunEventSchema.parse({ version: 1, ...event, at: event.at ?? now() });
-  await store.appendLine(eventsFile, JSON.stringify(line));
+  const parsed = RunEventSchema.safeParse({ ...event, version: 1, at: event.at ?? now() });
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .slice(0, 5)
+      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new TeamkitError(
+      'INVALID_INPUT',
+      `Refused to log a run event in ${eventsFile}: ${issues.join('; ')}.`,
+      { details: { path: eventsFile, issues } },
+    );
+  }
+  await store.appendLine(eventsFile, JSON.stringify(parsed.data));
 }
 
 /**

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { mkdir, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
@@ -33,6 +34,39 @@ const TAKEOVER_STALE_MS = 5_000;
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** What a holder in this process knows about its lock folder. */
+interface Ownership {
+  recordMtime(mtimeMs: number): void;
+  lost(): boolean;
+}
+
+// A guarded write cannot wait for the heartbeat (it runs every few seconds) to learn
+// that the lock was lost, so it checks the folder at once: same inode and an mtime
+// this holder set (ext4 reuses a removed folder's inode at once, so inode alone fails).
+const owners = new Map<string, Ownership>();
+
+// proper-lockfile removes the lock folder on release and at process exit without
+// asking whose it is; through this view it removes only a folder still ours. One
+// shared object, because proper-lockfile caches its mtime-precision probe on it.
+const lockFs = {
+  ...fs,
+  utimes(file: fs.PathLike, atime: Date, mtime: Date, callback: fs.NoParamCallback) {
+    owners.get(String(file))?.recordMtime(mtime.getTime());
+    fs.utimes(file, atime, mtime, callback);
+  },
+  rmdir(file: fs.PathLike, callback: fs.NoParamCallback) {
+    if (owners.get(String(file))?.lost() === true) {
+      callback(null);
+      return;
+    }
+    fs.rmdir(file, callback);
+  },
+  rmdirSync(file: fs.PathLike) {
+    if (owners.get(String(file))?.lost() === true) return;
+    fs.rmdirSync(file);
+  },
+};
 
 /** The folder that represents the lock on `target` (proper-lockfile's convention). */
 export function lockFolderOf(target: string): string {
@@ -91,17 +125,52 @@ export async function acquireLock(
   await mkdir(path.dirname(target), { recursive: true });
 
   let compromise: Error | undefined;
+  let released = false;
+  let ownIno: number | undefined;
+  const ownMtimes: number[] = [];
+  const isOwnMtime = (mtimeMs: number) =>
+    ownMtimes.some(
+      (own) => Math.abs(mtimeMs - own) < 1 || mtimeMs === Math.floor(own / 1_000) * 1_000,
+    );
+  const lostNow = (): Error | undefined => {
+    if (compromise !== undefined || released || ownIno === undefined) return compromise;
+    let info: fs.Stats;
+    try {
+      info = fs.statSync(lockFolder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        compromise = Object.assign(new Error(`${lockFolder} was removed`), {
+          code: 'ECOMPROMISED',
+        });
+      }
+      return compromise;
+    }
+    if (info.ino !== ownIno || !isOwnMtime(info.mtimeMs)) {
+      compromise = Object.assign(new Error(`${lockFolder} now belongs to another holder`), {
+        code: 'ECOMPROMISED',
+      });
+    }
+    return compromise;
+  };
+  const ownership: Ownership = {
+    recordMtime(mtimeMs) {
+      ownMtimes.push(mtimeMs);
+      if (ownMtimes.length > 3) ownMtimes.shift();
+    },
+    lost: () => lostNow() !== undefined,
+  };
   const held: HeldLock = {
     path: target,
     get compromised() {
-      return compromise !== undefined;
+      return lostNow() !== undefined;
     },
     assertHeld() {
-      if (compromise !== undefined) {
+      const lost = lostNow();
+      if (lost !== undefined) {
         throw new TeamkitError(
           'LOCK_COMPROMISED',
-          `The lock on ${target} was lost while held (${compromise.message}); the write was refused. Retry the operation.`,
-          { cause: compromise, details: { path: target } },
+          `The lock on ${target} was lost while held (${lost.message}); the write was refused. Retry the operation.`,
+          { cause: lost, details: { path: target } },
         );
       }
     },
@@ -117,18 +186,29 @@ export async function acquireLock(
         retries: 0,
         stale: NEVER_STALE_FOR_LIBRARY,
         update: Math.max(1_000, Math.floor(staleMs / 4)),
+        fs: lockFs,
         onCompromised: (error) => {
-          compromise = error;
+          compromise ??= error;
         },
       });
+      const info = fs.statSync(lockFolder);
+      ownIno = info.ino;
+      ownership.recordMtime(info.mtimeMs);
+      owners.set(lockFolder, ownership);
       return {
         lock: held,
         release: async () => {
-          if (compromise !== undefined) return;
+          if (released) return;
+          lostNow();
+          released = true;
           try {
+            // Also when the lock was lost: this stops the heartbeat, and lockFs keeps
+            // the other holder's folder in place.
             await release();
           } catch (error) {
-            compromise = error as Error;
+            compromise ??= error as Error;
+          } finally {
+            if (owners.get(lockFolder) === ownership) owners.delete(lockFolder);
           }
         },
       };

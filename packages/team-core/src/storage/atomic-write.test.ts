@@ -1,0 +1,139 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isTeamkitError } from '../errors/index.js';
+import { createFileAtomically, writeFileAtomically } from './atomic-write.js';
+import { killAllWorkers, killWorker, makeTempFolder, startWorker } from './test-support/workers.js';
+
+let folder: string;
+let removeFolder: () => Promise<void>;
+
+beforeEach(async () => {
+  ({ folder, remove: removeFolder } = await makeTempFolder());
+});
+
+afterEach(async () => {
+  await killAllWorkers();
+  await removeFolder();
+});
+
+/** Checks a document written by atomic-writer-worker.mjs and returns its number. */
+function numberOfValidDocument(text: string): number {
+  const document = JSON.parse(text) as {
+    version: number;
+    n: number;
+    payload: string;
+    digest: string;
+  };
+  expect(document.version).toBe(1);
+  expect(document.payload).toBe(
+    String(document.n % 10).repeat(4_096 + ((document.n * 7_919) % 60_000)),
+  );
+  expect(createHash('sha256').update(document.payload).digest('hex')).toBe(document.digest);
+  return document.n;
+}
+
+describe('writeFileAtomically', () => {
+  it('replaces a file and creates missing parent folders', async () => {
+    const target = path.join(folder, 'a', 'b', 'doc.json');
+    await writeFileAtomically(target, 'one');
+    await writeFileAtomically(target, Buffer.from('two'));
+    expect(await readFile(target, 'utf8')).toBe('two');
+    expect(await readdir(path.dirname(target))).toEqual(['doc.json']);
+  });
+
+  it('leaves the old or the new document when the writer is SIGKILLed at random moments', async () => {
+    const lanes = 4;
+    const trialsPerLane = 50;
+    let trials = 0;
+    await Promise.all(
+      Array.from({ length: lanes }, async (_, lane) => {
+        const target = path.join(folder, `lane-${lane}.json`);
+        let next = 1;
+        let warm = startWorker('atomic-writer-worker.mjs', [target]);
+        for (let trial = 0; trial < trialsPerLane; trial += 1) {
+          const worker = warm;
+          await worker.waitForLine((line) => line === 'ready');
+          if (trial + 1 < trialsPerLane) warm = startWorker('atomic-writer-worker.mjs', [target]);
+          worker.send(String(next));
+          await worker.waitForLine((line) => /^[0-9]+$/.test(line));
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 30));
+          expect((await killWorker(worker)).signal).toBe('SIGKILL');
+          const reported = worker
+            .stdout()
+            .split('\n')
+            .filter((line) => /^[0-9]+$/.test(line))
+            .map(Number);
+          const lastReported = Math.max(...reported);
+          const onDisk = numberOfValidDocument(await readFile(target, 'utf8'));
+          expect([lastReported, lastReported + 1]).toContain(onDisk);
+          next = onDisk + 1;
+          trials += 1;
+        }
+      }),
+    );
+    expect(trials).toBeGreaterThanOrEqual(200);
+  }, 180_000);
+});
+
+describe('createFileAtomically', () => {
+  it('refuses an existing file with ALREADY_EXISTS and leaves it and no temp file', async () => {
+    const target = path.join(folder, 'doc.json');
+    await writeFile(target, 'original');
+    const error = await createFileAtomically(target, 'replacement').catch((caught) => caught);
+    expect(isTeamkitError(error, 'ALREADY_EXISTS')).toBe(true);
+    expect(error.details).toEqual({ path: target });
+    expect(await readFile(target, 'utf8')).toBe('original');
+    expect(await readdir(folder)).toEqual(['doc.json']);
+  });
+
+  it('lets exactly one of N racing processes create each file, never partial', async () => {
+    const racers = 6;
+    const rounds = 20;
+    const raceFolder = path.join(folder, 'race');
+    await mkdir(raceFolder);
+    const ids = Array.from({ length: racers }, (_, index) => `w${index}`);
+    const contentOf = (id: string, round: number) =>
+      JSON.stringify({ id, round, payload: id.repeat(50_000) });
+    const workers = ids.map((id) =>
+      startWorker('create-race-worker.mjs', [raceFolder, String(rounds), id]),
+    );
+    await Promise.all(workers.map((worker) => worker.waitForLine((line) => line === 'ready')));
+    for (const worker of workers) worker.send('go');
+
+    // Read while they race: any file that is visible at all must be complete.
+    const allExited = Promise.all(workers.map((worker) => worker.exited));
+    let done = false;
+    void allExited.then(() => {
+      done = true;
+    });
+    const complete = new Set(
+      ids.flatMap((id) => Array.from({ length: rounds }, (_, r) => contentOf(id, r))),
+    );
+    for (let pass = 0; pass < 10_000 && !done; pass += 1) {
+      for (let round = 0; round < rounds; round += 1) {
+        const text = await readFile(path.join(raceFolder, `file-${round}.json`), 'utf8').catch(
+          () => undefined,
+        );
+        if (text === undefined) continue;
+        expect(complete.has(text)).toBe(true);
+      }
+    }
+
+    const exits = await allExited;
+    expect(exits.every((exit) => exit.code === 0)).toBe(true);
+    const results = workers.map(
+      (worker) => JSON.parse(worker.stdout().trim().split('\n').pop() ?? '[]') as string[],
+    );
+    for (let round = 0; round < rounds; round += 1) {
+      const outcomes = results.map((perWorker) => perWorker[round]);
+      const winners = ids.filter((_, index) => outcomes[index] === 'won');
+      expect(winners).toHaveLength(1);
+      expect(outcomes.filter((outcome) => outcome === 'ALREADY_EXISTS')).toHaveLength(racers - 1);
+      const text = await readFile(path.join(raceFolder, `file-${round}.json`), 'utf8');
+      expect(text).toBe(contentOf(winners[0] ?? '', round));
+    }
+    expect((await readdir(raceFolder)).filter((name) => name.startsWith('.tmp-'))).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,106 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isTeamkitError } from '../errors/index.js';
+import { type Task, TaskSchema } from '../schema/task.js';
+import { readDocument, toDocumentProblem } from './document.js';
+import { createFileStore } from './store.js';
+import { makeTempFolder } from './test-support/workers.js';
+
+let folder: string;
+let removeFolder: () => Promise<void>;
+
+beforeEach(async () => {
+  ({ folder, remove: removeFolder } = await makeTempFolder());
+});
+
+afterEach(async () => {
+  await removeFolder();
+});
+
+const task: Task = {
+  version: 1,
+  id: '1',
+  subject: 'First',
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  createdAt: 1,
+  updatedAt: 1,
+};
+const store = createFileStore();
+
+describe('reading documents', () => {
+  it('round-trips a document through the store', async () => {
+    const file = path.join(folder, 'tasks', '1.json');
+    await store.writeDocument(file, TaskSchema, task);
+    expect(await store.readDocument(file, TaskSchema)).toEqual(task);
+    expect(await readDocument(file, TaskSchema)).toEqual(task);
+    expect(await store.readDocument(path.join(folder, 'missing.json'), TaskSchema)).toBeUndefined();
+  });
+
+  it.each([
+    ['torn JSON', JSON.stringify(task).slice(0, 40), 'CORRUPT_DOCUMENT'],
+    ['empty text', '', 'CORRUPT_DOCUMENT'],
+    ['JSON null', 'null', 'CORRUPT_DOCUMENT'],
+    ['a schema failure', JSON.stringify({ ...task, status: 'done' }), 'CORRUPT_DOCUMENT'],
+    [
+      'version 2',
+      JSON.stringify({ ...task, version: 2, status: 'new-in-v2' }),
+      'UNSUPPORTED_VERSION',
+    ],
+  ] as const)('reports %s as %s and leaves the bytes alone', async (_, text, code) => {
+    const file = path.join(folder, '1.json');
+    await writeFile(file, text);
+    for (const read of [
+      () => store.readDocument(file, TaskSchema),
+      () => readDocument(file, TaskSchema),
+    ]) {
+      const error = await read().catch((caught) => caught);
+      expect(isTeamkitError(error, code)).toBe(true);
+      expect(error.message).toContain(file);
+      expect(toDocumentProblem(error, file)).toEqual({ path: file, code, message: error.message });
+    }
+    expect(await readFile(file, 'utf8')).toBe(text);
+    expect(await readdir(folder)).toEqual(['1.json']);
+  });
+
+  it('rethrows anything that is not a document problem', () => {
+    const error = new Error('disk on fire');
+    expect(() => toDocumentProblem(error, 'x')).toThrow(error);
+  });
+});
+
+describe('writing documents', () => {
+  it('refuses an invalid value with INVALID_INPUT and writes nothing', async () => {
+    const file = path.join(folder, 'tasks', '1.json');
+    const invalid = { ...task, status: 'done' } as unknown as Task;
+    const error = await store.writeDocument(file, TaskSchema, invalid).catch((caught) => caught);
+    expect(isTeamkitError(error, 'INVALID_INPUT')).toBe(true);
+    expect(error.message).toContain('status');
+    expect(await readdir(folder)).toEqual([]);
+
+    await store.writeDocument(file, TaskSchema, task);
+    const before = await readFile(file, 'utf8');
+    for (const write of [
+      () => store.writeDocument(file, TaskSchema, invalid),
+      () => store.createDocument(path.join(folder, 'tasks', '2.json'), TaskSchema, invalid),
+    ]) {
+      const again = await write().catch((caught) => caught);
+      expect(isTeamkitError(again, 'INVALID_INPUT')).toBe(true);
+    }
+    expect(await readFile(file, 'utf8')).toBe(before);
+    expect(await readdir(path.join(folder, 'tasks'))).toEqual(['1.json']);
+  });
+
+  it('creates a document only once', async () => {
+    const file = path.join(folder, '1.json');
+    await store.createDocument(file, TaskSchema, task);
+    const error = await store
+      .createDocument(file, TaskSchema, { ...task, subject: 'Second' })
+      .catch((caught) => caught);
+    expect(isTeamkitError(error, 'ALREADY_EXISTS')).toBe(true);
+    expect(await store.readDocument(file, TaskSchema)).toEqual(task);
+  });
+});
