@@ -30,10 +30,9 @@ export class MemberIdRegistry {
         const id = `${teamId}/${member}`;
         const holder = this.#owners.get(id);
         if (holder !== undefined) {
-          const reason =
-            added.includes(id)
-              ? `duplicate member name "${member}"`
-              : `member id "${id}" is already registered by ${holder}`;
+          const reason = added.includes(id)
+            ? `duplicate member name "${member}"`
+            : `member id "${id}" is already registered by ${holder}`;
           throw new TeamkitError('INVALID_TEAM', `${owner}: ${reason}.`, {
             details: { path: owner, memberId: id },
           });
