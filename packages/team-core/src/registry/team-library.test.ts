@@ -568,6 +568,23 @@ describe('team folders', () => {
     ]);
   });
 
+  it('warns when policy tool permissions name a role no member has', async () => {
+    await writeTree(root, {
+      ...teamPackage('team', 't'),
+      'team/policy.yaml': 'toolPermissions:\n  dev:\n    bash: deny\n  tester:\n    edit: deny\n',
+    });
+    const parsed = await parseTeamFolder(path.join(root, 'team'));
+    expect(parsed.policy.toolPermissions).toEqual({
+      dev: { bash: 'deny' },
+      tester: { edit: 'deny' },
+    });
+    expect(parsed.warnings.map((w) => w.message)).toEqual([
+      expect.stringMatching(
+        /policy\.yaml: toolPermissions names role "tester", which no member of "t" has \(roles: lead, dev\)/,
+      ),
+    ]);
+  });
+
   it('refuses a symlinked team folder that leaves the source base', async () => {
     await writeTree(root, teamPackage('outside/evil', 'evil'));
     await mkdir(path.join(project, '.teamkit', 'teams'), { recursive: true });

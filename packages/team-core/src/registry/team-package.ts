@@ -272,6 +272,22 @@ async function parseFlat(
  * Throws `INVALID_TEAM` when the folder holds no manifest or a file is malformed; writes nothing.
  */
 export async function parseTeamFolder(folder: string): Promise<ParsedTeam> {
+  const team = await parseTeamFiles(folder);
+  const roles = new Set(team.members.map((member) => member.role));
+  for (const role of Object.keys(team.policy.toolPermissions)) {
+    if (!roles.has(role)) {
+      team.warnings.push({
+        topic: 'team',
+        code: 'INVALID_TEAM',
+        file: path.join(folder, TEAM_POLICY_FILE),
+        message: `${path.join(folder, TEAM_POLICY_FILE)}: toolPermissions names role "${role}", which no member of "${team.id}" has (roles: ${[...roles].join(', ')}).`,
+      });
+    }
+  }
+  return team;
+}
+
+async function parseTeamFiles(folder: string): Promise<ParsedTeam> {
   const manifest = await readContainedTextFile(folder, TEAM_MANIFEST_FILE, 'INVALID_TEAM');
   const flat = await readContainedTextFile(folder, FLAT_TEAM_FILE, 'INVALID_TEAM');
   if (manifest !== undefined) {
