@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveSettings, SETTINGS, type SettingKey } from './settings.js';
@@ -38,6 +39,18 @@ describe('SETTINGS', () => {
       expect(typeof definition.redLine, key).toBe('boolean');
       expect(definition.type.length, key).toBeGreaterThan(0);
     }
+  });
+
+  it('matches the settings table in docs/registry.md row for row', async () => {
+    const docs = await readFile(new URL('../../../../docs/registry.md', import.meta.url), 'utf8');
+    const section = docs.slice(docs.indexOf('\n## Settings\n'), docs.indexOf('\n## Doctor\n'));
+    const rows = section.split('\n').filter((line) => /^\| `[a-z]+\.[A-Za-z]+` \|/.test(line));
+    expect(rows).toEqual(
+      (Object.keys(SETTINGS) as SettingKey[]).map((key) => {
+        const definition = SETTINGS[key];
+        return `| \`${key}\` | ${definition.type} | \`${JSON.stringify(definition.default)}\` | ${definition.redLine ? 'yes' : 'no'} | ${definition.description} |`;
+      }),
+    );
   });
 });
 

@@ -52,7 +52,7 @@ export const SETTINGS = {
   }),
   'mailbox.broadcast': defineSetting({
     schema: z.enum(['lead-only', 'everyone']),
-    type: 'lead-only | everyone',
+    type: 'one of lead-only, everyone',
     default: 'lead-only',
     description: 'Who may broadcast to the whole team: the lead only, or every member.',
     redLine: true,
@@ -81,14 +81,14 @@ export const SETTINGS = {
   }),
   'tmux.enabled': defineSetting({
     schema: z.enum(['auto', 'on', 'off']),
-    type: 'auto | on | off',
+    type: 'one of auto, on, off',
     default: 'auto',
     description: 'Show members in tmux panes: auto (only inside tmux), always, or never.',
     redLine: false,
   }),
   'worktree.cleanup': defineSetting({
     schema: z.enum(['keep', 'remove-clean']),
-    type: 'keep | remove-clean',
+    type: 'one of keep, remove-clean',
     default: 'remove-clean',
     description: 'After a run: keep member worktrees, or remove those with no unsaved work.',
     redLine: false,
