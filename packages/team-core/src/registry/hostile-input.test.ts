@@ -150,6 +150,19 @@ describe('hostile input: symlinks', () => {
     await expectSkipped({ path: '@teams/hostile' }, 'PATH_TRAVERSAL', /policy\.yaml/);
   });
 
+  it('skips a team folder that is a symlink loop', async () => {
+    await symlink(path.join(teamsDir, 'hostile'), path.join(teamsDir, 'hostile'));
+    await expectSkipped({ path: '@teams/hostile' }, 'IO_ERROR', /ELOOP/);
+  });
+
+  it('skips a team whose manifest is a symlink loop', async () => {
+    await writeTree(path.join(teamsDir, 'hostile'), {
+      '/lead.agent.md': valid['/lead.agent.md'] ?? '',
+    });
+    await symlink('team.yaml', path.join(teamsDir, 'hostile', 'team.yaml'));
+    await expectSkipped({ path: '@teams/hostile' }, 'IO_ERROR', /ELOOP/);
+  });
+
   it('refuses a manifest that is a FIFO instead of blocking on it', async (context) => {
     await writeTree(path.join(teamsDir, 'hostile'), {
       '/lead.agent.md': valid['/lead.agent.md'] ?? '',
@@ -346,6 +359,22 @@ describe('hostile input: wrong types', () => {
       expect(await snapshotTree(root)).toEqual(before);
     });
   }
+
+  it('refuses a scope written by the user: scope comes from where the file is', async () => {
+    await writeTree(project, {
+      '.teamkit/config.json': JSON.stringify({
+        teams: [{ id: 'solo', scope: 'global' }, { id: 'duo' }],
+      }),
+    });
+    const library = await loadTeamLibrary({ home, project, env: {} });
+    expect(library.teams.map((t) => [t.id, t.scope])).toEqual([
+      ['duo', 'project'],
+      ['coding-team', 'global'],
+    ]);
+    expect(library.warnings.map((w) => w.message).join('\n')).toMatch(
+      /teams\[0\] was skipped: .*scope/,
+    );
+  });
 
   it('skips entries of the wrong type and keeps the valid ones', async () => {
     await writeTree(project, {

@@ -36,7 +36,16 @@ export async function readTextFile(
       details: { path: file, size: info.size, maxBytes },
     });
   }
-  const handle = await open(file, 'r');
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    const errno = (error as NodeJS.ErrnoException).code;
+    throw new TeamkitError(code, `${file} cannot be read (${errno ?? 'unknown error'}).`, {
+      cause: error,
+      details: { path: file },
+    });
+  }
   let bytes: Buffer;
   try {
     // Read one byte past the cap: the file may have grown since stat.
