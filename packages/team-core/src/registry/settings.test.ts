@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { resolveSettings, SETTINGS, type SettingKey } from './settings.js';
 import { loadTeamLibrary } from './team-library.js';
 import {
@@ -74,6 +74,15 @@ describe('resolveSettings', () => {
     expect(resolved.values['tmux.enabled']).toBe('auto');
     expect(resolved.entries.every((entry) => entry.source === 'default')).toBe(true);
     expect(resolved.entries).toHaveLength(Object.keys(SETTINGS).length);
+  });
+
+  it('types each resolved value by its key', () => {
+    const { values } = resolveSettings([]);
+    expectTypeOf(values['tmux.enabled']).toEqualTypeOf<'auto' | 'on' | 'off'>();
+    expectTypeOf(values['mailbox.broadcast']).toEqualTypeOf<'lead-only' | 'everyone'>();
+    expectTypeOf(values['paths.checks']).toEqualTypeOf<boolean>();
+    expectTypeOf(values['lock.staleMs']).toEqualTypeOf<number>();
+    expect(values['lock.staleMs']).toBe(10_000);
   });
 
   it('layers defaults < global < project, in that order whatever the input order', () => {

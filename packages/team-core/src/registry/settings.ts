@@ -23,7 +23,9 @@ export interface SettingDefinition<T> {
   loosens?: (value: T, current: T) => boolean;
 }
 
-function defineSetting<T>(definition: SettingDefinition<T>): SettingDefinition<T> {
+function defineSetting<T>(
+  definition: SettingDefinition<NoInfer<T>> & { schema: z.ZodType<T> },
+): SettingDefinition<T> {
   return definition;
 }
 
@@ -115,7 +117,7 @@ export type SettingKey = keyof typeof SETTINGS;
 
 /** The resolved value of every setting, typed per key. */
 export type SettingsValues = {
-  [K in SettingKey]: (typeof SETTINGS)[K] extends SettingDefinition<infer T> ? T : never;
+  [K in SettingKey]: z.output<(typeof SETTINGS)[K]['schema']>;
 };
 
 /** Where a resolved setting's value came from. */
