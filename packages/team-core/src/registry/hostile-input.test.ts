@@ -63,6 +63,24 @@ describe('hostile input: traversal names', () => {
     });
   }
 
+  it('refuses a relative project path that leaves the project folder', async () => {
+    await writeTree(root, teamPackage('outside', 'hostile'));
+    await expectSkipped({ path: '../../outside' }, 'PATH_TRAVERSAL', /leaves the project folder/);
+  });
+
+  it('refuses a relative project path that reaches outside through a symlink', async () => {
+    await writeTree(root, teamPackage('outside', 'hostile'));
+    await symlink(path.join(root, 'outside'), path.join(project, 'linked'));
+    await expectSkipped({ path: '../linked' }, 'PATH_TRAVERSAL', /resolves through a symlink/);
+  });
+
+  it('still lets the global config use relative paths outside its folder', async () => {
+    await writeTree(root, teamPackage('dotfiles/teams/mine', 'mine'));
+    await writeTree(home, { 'config.json': configJson([{ path: '../dotfiles/teams/mine' }]) });
+    const library = await loadTeamLibrary({ home, env: {} });
+    expect(library.teams.map((t) => t.id)).toEqual(['mine']);
+  });
+
   it('refuses a NUL byte in a registration path', async () => {
     await expectSkipped({ path: 'teams/a\u0000b' }, 'PATH_TRAVERSAL', /NUL byte/);
   });

@@ -144,9 +144,32 @@ function toRegistrations(source: LoadedConfigSource): TeamRegistration[] {
 }
 
 /**
+ * A project config usually comes with the repository, so its relative paths must stay,
+ * symlinks resolved, inside the project folder (the parent of `.teamkit/`).
+ */
+async function resolveInsideProject(
+  registration: TeamRegistration,
+  entry: string,
+): Promise<string> {
+  const projectRoot = path.dirname(registration.base);
+  const target = path.resolve(registration.base, entry);
+  const relative = path.relative(projectRoot, target);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) {
+    throw new TeamkitError(
+      'PATH_TRAVERSAL',
+      `Refused project team path ${JSON.stringify(entry)}: it leaves the project folder ${projectRoot}. Use an absolute or ~/ path for folders outside the project.`,
+      { details: { path: registration.source, entry } },
+    );
+  }
+  const segments = relative === '' ? [] : relative.split(path.sep);
+  return resolveContainedRealPath(projectRoot, ...segments);
+}
+
+/**
  * Resolves a registration to its team folder: a built-in id to the packaged folder;
  * `@teams/<name>` inside `<config folder>/teams/` with a symlink-aware check; `~/…`
- * against the user's home; relative paths against the config folder; absolute as is.
+ * against the user's home; relative paths against the config folder (kept inside the
+ * project for a project source); absolute paths as written.
  */
 async function discoverFolder(registration: TeamRegistration, userHome: string): Promise<string> {
   const { entry } = registration;
@@ -170,6 +193,10 @@ async function discoverFolder(registration: TeamRegistration, userHome: string):
     folder = await resolveContainedRealPath(registration.base, 'teams', name);
   } else if (entry === '~' || entry.startsWith('~/')) {
     folder = path.join(userHome, entry.slice(1));
+  } else if (path.isAbsolute(entry)) {
+    folder = entry;
+  } else if (registration.scope === 'project') {
+    folder = await resolveInsideProject(registration, entry);
   } else {
     folder = path.resolve(registration.base, entry);
   }
