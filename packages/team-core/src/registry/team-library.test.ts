@@ -492,6 +492,14 @@ describe('ensureGlobalConfig', () => {
     expect(ids(await load(false))).toEqual(['global:solo']);
   });
 
+  it('lets exactly one of several concurrent callers create it', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => ensureGlobalConfig({ home, env })),
+    );
+    expect(results.filter((result) => result.created)).toHaveLength(1);
+    expect(await snapshotTree(home)).toEqual([expect.stringMatching(/^file config\.json /)]);
+  });
+
   it('leaves a project without config untouched', async () => {
     await ensureGlobalConfig({ home, env });
     const before = await snapshotTree(project);
