@@ -10,8 +10,8 @@ import {
   writeTree,
 } from './test-support/registry-fixture.js';
 
-const GLOBAL = '/home/u/.teamkit/config.json';
-const PROJECT = '/work/p/.teamkit/config.json';
+const GLOBAL = '~/.teamkit/config.json';
+const PROJECT = '<project>/.teamkit/config.json';
 const sourceOf = (resolved: ReturnType<typeof resolveSettings>, key: SettingKey) =>
   resolved.entries.find((entry) => entry.key === key);
 
