@@ -1,0 +1,50 @@
+export type { AgentFile } from './agent-file.js';
+export { parseAgentFile } from './agent-file.js';
+export type { BuiltinTeamId } from './builtin-teams.js';
+export { BUILTIN_TEAM_IDS, builtinTeamFolder, isBuiltinTeamId } from './builtin-teams.js';
+export type { ConfigSourceStatus, LoadedConfigSource } from './config-source-file.js';
+export { CONFIG_FILE_NAME, interpretConfigSource, readConfigSource } from './config-source-file.js';
+export type { DoctorReport } from './doctor.js';
+export { createDoctorReport, doctor, renderDoctorReport } from './doctor.js';
+export type { EnsureGlobalConfigOptions } from './ensure-global-config.js';
+export { ensureGlobalConfig } from './ensure-global-config.js';
+export type { MemberIdTransaction } from './member-id-registry.js';
+export { MemberIdRegistry } from './member-id-registry.js';
+export type { RegistryWarning, RegistryWarningTopic } from './registry-warning.js';
+export type {
+  IgnoredRedLineSetting,
+  InvalidSettingValue,
+  RegistryScope,
+  ResolvedSetting,
+  ResolvedSettings,
+  SettingDefinition,
+  SettingKey,
+  SettingSource,
+  SettingsLayer,
+  SettingsValues,
+  UnknownSettingKey,
+} from './settings.js';
+export { resolveSettings, SETTINGS } from './settings.js';
+export type {
+  DefaultLead,
+  EffectiveTeam,
+  LoadTeamLibraryOptions,
+  ShadowedTeam,
+  SkippedTeam,
+  TeamLibrary,
+  TeamLibrarySource,
+  TeamRegistration,
+} from './team-library.js';
+export { loadTeamLibrary, projectConfigPath, resolveTeam, TEAMS_PREFIX } from './team-library.js';
+export type { ParsedMember, ParsedTeam } from './team-package.js';
+export {
+  AGENT_FILE_SUFFIX,
+  FLAT_TEAM_FILE,
+  parseTeamFolder,
+  TEAM_DOC_FILE,
+  TEAM_MANIFEST_FILE,
+  TEAM_POLICY_FILE,
+  TeamManifestSchema,
+} from './team-package.js';
+export type { ValidatedTeam } from './validate-team.js';
+export { validateTeam } from './validate-team.js';

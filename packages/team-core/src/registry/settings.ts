@@ -1,0 +1,252 @@
+import { z } from 'zod';
+
+/** Where a config layer comes from; derived from the file's location, never written in it. */
+export type RegistryScope = 'global' | 'project';
+
+/** One of Teamkit's own settings: its type, default, meaning and whether it is a red line. */
+export interface SettingDefinition<T> {
+  /** Validates a value from a config file. */
+  schema: z.ZodType<T>;
+  /** Human-readable type, as shown in docs and by `doctor`. */
+  type: string;
+  default: T;
+  description: string;
+  /**
+   * A red-line key guards safety: a project file may not loosen it. Only the global file
+   * (the user's own) is honoured for loosening values.
+   */
+  redLine: boolean;
+  /**
+   * For red-line keys whose values can also tighten the guard: true when `value` loosens
+   * it compared with `current`. Without it, every project value of a red-line key is ignored.
+   */
+  loosens?: (value: T, current: T) => boolean;
+}
+
+function defineSetting<T>(
+  definition: SettingDefinition<NoInfer<T>> & { schema: z.ZodType<T> },
+): SettingDefinition<T> {
+  return definition;
+}
+
+const integer = (min: number, max: number) => z.number().int().min(min).max(max);
+
+/**
+ * Every Teamkit setting, with its type, default, one-line description and red-line flag.
+ * Layers resolve as built-in defaults < global config < project config.
+ */
+export const SETTINGS = {
+  'mailbox.payloadMaxBytes': defineSetting({
+    schema: integer(256, 16 * 1024 * 1024),
+    type: 'integer 256–16777216',
+    default: 32 * 1024,
+    description: 'Largest message body, in bytes, a member may send.',
+    redLine: true,
+    loosens: (value, current) => value > current,
+  }),
+  'mailbox.unreadMaxBytes': defineSetting({
+    schema: integer(1024, 256 * 1024 * 1024),
+    type: 'integer 1024–268435456',
+    default: 256 * 1024,
+    description: 'Unread bytes an inbox may hold before senders get backpressure.',
+    redLine: true,
+    loosens: (value, current) => value > current,
+  }),
+  'mailbox.broadcast': defineSetting({
+    schema: z.enum(['lead-only', 'everyone']),
+    type: 'one of lead-only, everyone',
+    default: 'lead-only',
+    description: 'Who may broadcast to the whole team: the lead only, or every member.',
+    redLine: true,
+    loosens: (value, current) => value === 'everyone' && current !== 'everyone',
+  }),
+  'watch.reconcileIntervalMs': defineSetting({
+    schema: integer(100, 600_000),
+    type: 'integer 100–600000',
+    default: 2_000,
+    description: 'How often watchers re-scan folders to catch events the file watcher lost.',
+    redLine: false,
+  }),
+  'lock.staleMs': defineSetting({
+    schema: integer(2_000, 3_600_000),
+    type: 'integer 2000–3600000',
+    default: 10_000,
+    description: 'How long a lock holder may miss its heartbeat before the lock is taken over.',
+    redLine: false,
+  }),
+  'lock.timeoutMs': defineSetting({
+    schema: integer(0, 600_000),
+    type: 'integer 0–600000',
+    default: 15_000,
+    description: 'How long to wait for a lock before failing with LOCK_TIMEOUT.',
+    redLine: false,
+  }),
+  'tmux.enabled': defineSetting({
+    schema: z.enum(['auto', 'on', 'off']),
+    type: 'one of auto, on, off',
+    default: 'auto',
+    description: 'Show members in tmux panes: auto (only inside tmux), always, or never.',
+    redLine: false,
+  }),
+  'worktree.cleanup': defineSetting({
+    schema: z.enum(['keep', 'remove-clean']),
+    type: 'one of keep, remove-clean',
+    default: 'remove-clean',
+    description: 'After a run: keep member worktrees, or remove those with no unsaved work.',
+    redLine: false,
+  }),
+  'paths.checks': defineSetting({
+    schema: z.boolean(),
+    type: 'boolean',
+    default: true,
+    description: 'Refuse names and paths that escape their folder; turning it off is a red line.',
+    redLine: true,
+    loosens: (value, current) => !value && current,
+  }),
+  'runs.failedRetentionHours': defineSetting({
+    schema: integer(0, 24 * 366),
+    type: 'integer 0–8784',
+    default: 168,
+    description: 'Hours the folder of a failed run is kept for inspection before sweeping.',
+    redLine: false,
+  }),
+} as const;
+
+/** The name of a Teamkit setting. */
+export type SettingKey = keyof typeof SETTINGS;
+
+/** The resolved value of every setting, typed per key. */
+export type SettingsValues = {
+  [K in SettingKey]: z.output<(typeof SETTINGS)[K]['schema']>;
+};
+
+/** Where a resolved setting's value came from. */
+export type SettingSource = 'default' | RegistryScope;
+
+/** One resolved setting: its value, the layer it came from and that layer's file. */
+export interface ResolvedSetting {
+  key: SettingKey;
+  value: unknown;
+  source: SettingSource;
+  file?: string;
+}
+
+/** A project value of a red-line key that was ignored. */
+export interface IgnoredRedLineSetting {
+  key: SettingKey;
+  value: unknown;
+  file: string;
+  message: string;
+}
+
+/** A key that is not a Teamkit setting; reported, never applied. */
+export interface UnknownSettingKey {
+  key: string;
+  scope: RegistryScope;
+  file: string;
+}
+
+/** A value of the wrong type or out of range; the lower layer's value stays. */
+export interface InvalidSettingValue {
+  key: SettingKey;
+  value: unknown;
+  scope: RegistryScope;
+  file: string;
+  message: string;
+}
+
+/** Teamkit's settings after layering, with the source of each value and what was refused. */
+export interface ResolvedSettings {
+  values: SettingsValues;
+  entries: ResolvedSetting[];
+  ignoredRedLine: IgnoredRedLineSetting[];
+  unknownKeys: UnknownSettingKey[];
+  invalid: InvalidSettingValue[];
+}
+
+/** One layer of settings: the `settings` object of a config source and where it lives. */
+export interface SettingsLayer {
+  scope: RegistryScope;
+  file: string;
+  settings: Record<string, unknown>;
+}
+
+function isSettingKey(key: string): key is SettingKey {
+  return Object.hasOwn(SETTINGS, key);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Accepts both `"mailbox.payloadMaxBytes": 1` and `"mailbox": { "payloadMaxBytes": 1 }`. */
+function flattenSettings(
+  settings: Record<string, unknown>,
+  prefix = '',
+): Array<[key: string, value: unknown]> {
+  const flat: Array<[string, unknown]> = [];
+  for (const [name, value] of Object.entries(settings)) {
+    const key = prefix === '' ? name : `${prefix}.${name}`;
+    if (!isSettingKey(key) && isPlainObject(value)) flat.push(...flattenSettings(value, key));
+    else flat.push([key, value]);
+  }
+  return flat;
+}
+
+/**
+ * Layers settings: built-in defaults, then each layer in the order given (global before
+ * project). Unknown keys are reported and never applied; invalid values are reported and
+ * the lower layer's value stays; a project value that loosens a red-line key is ignored
+ * and reported. Pure: reads nothing, writes nothing.
+ */
+export function resolveSettings(layers: readonly SettingsLayer[]): ResolvedSettings {
+  const entries = new Map<SettingKey, ResolvedSetting>();
+  for (const key of Object.keys(SETTINGS) as SettingKey[]) {
+    entries.set(key, { key, value: SETTINGS[key].default, source: 'default' });
+  }
+  const ignoredRedLine: IgnoredRedLineSetting[] = [];
+  const unknownKeys: UnknownSettingKey[] = [];
+  const invalid: InvalidSettingValue[] = [];
+  const ordered = [...layers].sort(
+    (a, b) => Number(a.scope === 'project') - Number(b.scope === 'project'),
+  );
+  for (const layer of ordered) {
+    for (const [key, raw] of flattenSettings(layer.settings)) {
+      if (!isSettingKey(key)) {
+        unknownKeys.push({ key, scope: layer.scope, file: layer.file });
+        continue;
+      }
+      const definition = SETTINGS[key] as SettingDefinition<unknown>;
+      const parsed = definition.schema.safeParse(raw);
+      if (!parsed.success) {
+        invalid.push({
+          key,
+          value: raw,
+          scope: layer.scope,
+          file: layer.file,
+          message: `setting "${key}" in ${layer.file} must be ${definition.type}; got ${JSON.stringify(raw)}. The ${entries.get(key)?.source} value stays.`,
+        });
+        continue;
+      }
+      const current = entries.get(key)?.value;
+      if (
+        layer.scope === 'project' &&
+        definition.redLine &&
+        (definition.loosens === undefined || definition.loosens(parsed.data, current))
+      ) {
+        ignoredRedLine.push({
+          key,
+          value: parsed.data,
+          file: layer.file,
+          message: `project setting "${key}" = ${JSON.stringify(parsed.data)} in ${layer.file} was ignored: it loosens a guard, which only the global config may do.`,
+        });
+        continue;
+      }
+      entries.set(key, { key, value: parsed.data, source: layer.scope, file: layer.file });
+    }
+  }
+  const values = Object.fromEntries(
+    [...entries.values()].map((entry) => [entry.key, entry.value]),
+  ) as SettingsValues;
+  return { values, entries: [...entries.values()], ignoredRedLine, unknownKeys, invalid };
+}
