@@ -20,116 +20,6 @@ export type {
   UnreadListing,
 } from './mailbox/index.js';
 export { createMailbox } from './mailbox/index.js';
-export type {
-  ConfigSource,
-  MemberStatus,
-  Message,
-  MessageKind,
-  MessageReference,
-  PermissionRequest,
-  RunBounds,
-  RunEvent,
-  RunMember,
-  RunStatus,
-  RuntimeState,
-  ShutdownRequest,
-  Task,
-  TaskStatus,
-  TeamMemberSpec,
-  TeamPolicy,
-  TeamRegistrationEntry,
-  TeamSpec,
-  TeamSpecInput,
-  TmuxLayout,
-} from './schema/index.js';
-// schema
-export {
-  BuiltinTeamRegistrationSchema,
-  ConfigSourceSchema,
-  MEMBER_STATUSES,
-  MESSAGE_KINDS,
-  MemberNameSchema,
-  MessageReferenceSchema,
-  MessageSchema,
-  NAME_PATTERN,
-  PathTeamRegistrationSchema,
-  PermissionActionSchema,
-  PermissionRequestSchema,
-  RUN_STATUSES,
-  RunBoundsSchema,
-  RunEventSchema,
-  RunIdSchema,
-  RunMemberSchema,
-  RuntimeStateSchema,
-  ShutdownRequestSchema,
-  TASK_STATUSES,
-  TaskIdSchema,
-  TaskSchema,
-  TeamMemberSpecSchema,
-  TeamNameSchema,
-  TeamPolicySchema,
-  TeamRegistrationEntrySchema,
-  TeamSpecSchema,
-  TimestampSchema,
-  TmuxLayoutSchema,
-} from './schema/index.js';
-export type {
-  DocumentProblem,
-  FileStoreOptions,
-  HeldLock,
-  LockOptions,
-  RunEventInput,
-  RunPaths,
-  StoreEntryInfo,
-  TeamkitStore,
-} from './storage/index.js';
-// storage
-export {
-  acquireLock,
-  appendRunEvent,
-  assertRunId,
-  assertSafeSegment,
-  containedPath,
-  createFileAtomically,
-  createFileStore,
-  DOCUMENT_VERSION,
-  expandHome,
-  fsyncDirectory,
-  lockFolderOf,
-  parseDocument,
-  readDocument,
-  readRunEvents,
-  removeTreeWithRetry,
-  renameWithRetry,
-  resolveContainedRealPath,
-  resolveTeamkitHome,
-  retryWhileBusy,
-  runPaths,
-  serializeDocument,
-  toDocumentProblem,
-  unlinkWithRetry,
-  withLock,
-  writeFileAtomically,
-} from './storage/index.js';
-
-// tasklist (issue: mailbox and task list)
-export type {
-  CreateTaskInput,
-  StatusChangeOptions,
-  TaskDetailsPatch,
-  TaskFilter,
-  TaskList,
-  TaskListing,
-  TaskListOptions,
-} from './tasklist/index.js';
-export {
-  assertTaskTransition,
-  canTaskTransition,
-  createTaskList,
-  DONE_TASK_STATUSES,
-  TASK_STATUS_TRANSITIONS,
-} from './tasklist/index.js';
-
 // registry (issue: team registry)
 export type {
   AgentFile,
@@ -192,7 +82,6 @@ export {
   TeamManifestSchema,
   validateTeam,
 } from './registry/index.js';
-
 export type {
   DeliverInput,
   DeliveryOutcome,
@@ -207,6 +96,59 @@ export {
   requireHostCapability,
   TEAM_HOST_SPECIFICATION_VERSION,
 } from './runtime/index.js';
+export type {
+  ConfigSource,
+  MemberStatus,
+  Message,
+  MessageKind,
+  MessageReference,
+  PermissionRequest,
+  RunBounds,
+  RunEvent,
+  RunMember,
+  RunStatus,
+  RuntimeState,
+  ShutdownRequest,
+  Task,
+  TaskStatus,
+  TeamMemberSpec,
+  TeamPolicy,
+  TeamRegistrationEntry,
+  TeamSpec,
+  TeamSpecInput,
+  TmuxLayout,
+} from './schema/index.js';
+// schema
+export {
+  BuiltinTeamRegistrationSchema,
+  ConfigSourceSchema,
+  MEMBER_STATUSES,
+  MESSAGE_KINDS,
+  MemberNameSchema,
+  MessageReferenceSchema,
+  MessageSchema,
+  NAME_PATTERN,
+  PathTeamRegistrationSchema,
+  PermissionActionSchema,
+  PermissionRequestSchema,
+  RUN_STATUSES,
+  RunBoundsSchema,
+  RunEventSchema,
+  RunIdSchema,
+  RunMemberSchema,
+  RuntimeStateSchema,
+  ShutdownRequestSchema,
+  TASK_STATUSES,
+  TaskIdSchema,
+  TaskSchema,
+  TeamMemberSpecSchema,
+  TeamNameSchema,
+  TeamPolicySchema,
+  TeamRegistrationEntrySchema,
+  TeamSpecSchema,
+  TimestampSchema,
+  TmuxLayoutSchema,
+} from './schema/index.js';
 // state (issue: run state)
 export type {
   AddMemberInput,
@@ -264,6 +206,61 @@ export {
   updateRunState,
   WORKING_RUN_STATUSES,
 } from './state/index.js';
+export type {
+  DocumentProblem,
+  FileStoreOptions,
+  HeldLock,
+  LockOptions,
+  RunEventInput,
+  RunPaths,
+  StoreEntryInfo,
+  TeamkitStore,
+} from './storage/index.js';
+// storage
+export {
+  acquireLock,
+  appendRunEvent,
+  assertRunId,
+  assertSafeSegment,
+  containedPath,
+  createFileAtomically,
+  createFileStore,
+  DOCUMENT_VERSION,
+  expandHome,
+  fsyncDirectory,
+  lockFolderOf,
+  parseDocument,
+  readDocument,
+  readRunEvents,
+  removeTreeWithRetry,
+  renameWithRetry,
+  resolveContainedRealPath,
+  resolveTeamkitHome,
+  retryWhileBusy,
+  runPaths,
+  serializeDocument,
+  toDocumentProblem,
+  unlinkWithRetry,
+  withLock,
+  writeFileAtomically,
+} from './storage/index.js';
+// tasklist (issue: mailbox and task list)
+export type {
+  CreateTaskInput,
+  StatusChangeOptions,
+  TaskDetailsPatch,
+  TaskFilter,
+  TaskList,
+  TaskListing,
+  TaskListOptions,
+} from './tasklist/index.js';
+export {
+  assertTaskTransition,
+  canTaskTransition,
+  createTaskList,
+  DONE_TASK_STATUSES,
+  TASK_STATUS_TRANSITIONS,
+} from './tasklist/index.js';
 // tmux (issue: tmux layouts)
 export type {
   CreateTmuxLayoutInput,
