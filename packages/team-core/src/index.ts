@@ -82,17 +82,36 @@ export {
   TeamManifestSchema,
   validateTeam,
 } from './registry/index.js';
+// runtime (issue: runtime and host contract)
 export type {
   DeliverInput,
   DeliveryOutcome,
+  DeliveryReport,
   InterruptOutcome,
+  MemberClient,
+  MemberClientOptions,
+  MemberMessageInput,
+  MemberStatusLine,
+  RunStatusOptions,
+  RunStatusReport,
   SpawnMemberInput,
+  StartRunOptions,
+  StartRunResult,
+  StopRunReport,
   TeamHostCapability,
   TeamHostV1,
+  TeamProtocolChannel,
+  TeamProtocolInput,
+  TeamRuntime,
+  TeamRuntimeOptions,
 } from './runtime/index.js';
-// runtime (issue: runtime and host contract)
 export {
   assertTeamHost,
+  collectRunStatus,
+  createMemberClient,
+  createTeamRuntime,
+  renderMessages,
+  renderTeamProtocol,
   requireHostCapability,
   TEAM_HOST_SPECIFICATION_VERSION,
 } from './runtime/index.js';
@@ -213,6 +232,7 @@ export type {
   LockOptions,
   RunEventInput,
   RunPaths,
+  StagedFile,
   StoreEntryInfo,
   TeamkitStore,
 } from './storage/index.js';
@@ -225,6 +245,7 @@ export {
   containedPath,
   createFileAtomically,
   createFileStore,
+  createMarkerFile,
   DOCUMENT_VERSION,
   expandHome,
   fsyncDirectory,
@@ -239,7 +260,9 @@ export {
   retryWhileBusy,
   runPaths,
   serializeDocument,
+  stageFile,
   toDocumentProblem,
+  touchFile,
   unlinkWithRetry,
   withLock,
   writeFileAtomically,

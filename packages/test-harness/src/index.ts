@@ -26,11 +26,30 @@ export {
   messageText,
   startMockModelServer,
 } from './mock-model-server/index.js';
+// scripted agents
+export type {
+  AgentActions,
+  AgentEnvironment,
+  LeadOutcome,
+  MailFilter,
+  PlannedTask,
+} from './scripted-agents/index.js';
+export {
+  CODING_TEAM_PLAN,
+  codingTeamScripts,
+  createAgentActions,
+  defineAgent,
+  inboxPollingEnvironment,
+  playLead,
+  playWorker,
+  testHostEnvironment,
+} from './scripted-agents/index.js';
 // test host, fixture
 export type { FixtureGitOptions, TeamFixture, TeamFixtureOptions } from './team-fixture/index.js';
 export { createTeamFixture } from './team-fixture/index.js';
 export type {
   AgentScript,
+  IdleHandler,
   NextDeliveryOptions,
   ScriptedAgentContext,
   SettledOptions,

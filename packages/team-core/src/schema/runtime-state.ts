@@ -38,6 +38,8 @@ export const RunMemberSchema = z.strictObject({
   color: z.string().max(32).optional(),
   worktreePath: z.string().optional(),
   branch: z.string().optional(),
+  /** The commit the member's worktree started from; its work counts as saved once merged there. */
+  baseRef: z.string().optional(),
   tmuxPaneId: z.string().optional(),
   lastSeenAt: TimestampSchema.optional(),
   pendingDeliveryIds: z.array(z.uuid()).default([]),

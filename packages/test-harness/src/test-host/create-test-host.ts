@@ -32,7 +32,15 @@ export interface TestHostOptions {
   now?: () => number;
   /** Set a capability to `false` to leave that optional method off the host. */
   capabilities?: TestHostCapabilities;
+  /**
+   * Called when a session becomes idle: its script waits for a delivery or returns, or a
+   * passive session was spawned. A runtime's `onMemberIdle` goes here (see {@link TestHost.setIdleHandler}).
+   */
+  onIdle?: IdleHandler;
 }
+
+/** What the test host calls when a session becomes idle. */
+export type IdleHandler = (sessionId: string) => unknown;
 
 interface CallBase {
   /** When the call was made, from the host's clock. */
@@ -118,6 +126,10 @@ export interface TestHost extends TeamHostV1 {
   deliveriesOf(target: string): readonly DeliverInput[];
   /** Resolves once every script started so far (and any they led to) has ended. */
   settled(options?: SettledOptions): Promise<void>;
+  /** Sets (or clears) the idle handler, e.g. `host.setIdleHandler((id) => runtime.onMemberIdle(id))`. */
+  setIdleHandler(handler: IdleHandler | undefined): void;
+  /** Errors thrown by the idle handler, with the session that was idle. */
+  readonly idleHandlerErrors: readonly { sessionId: string; error: unknown }[];
 }
 
 interface Waiter {
@@ -158,6 +170,23 @@ export function createTestHost(options: TestHostOptions = {}): TestHost {
   const sessions = new Map<string, Session>();
   const latestByMember = new Map<string, Session>();
   const spawnCounts = new Map<string, number>();
+  let idleHandler: IdleHandler | undefined = options.onIdle;
+  const idleHandlerErrors: { sessionId: string; error: unknown }[] = [];
+  const pendingIdle = new Set<Promise<void>>();
+  const signalIdle = (session: Session): void => {
+    const handler = idleHandler;
+    if (handler === undefined || !session.alive) return;
+    const pending: Promise<void> = Promise.resolve()
+      .then(() => handler(session.id))
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          idleHandlerErrors.push({ sessionId: session.id, error });
+        },
+      )
+      .finally(() => pendingIdle.delete(pending));
+    pendingIdle.add(pending);
+  };
 
   const scriptFor = (input: SpawnMemberInput): AgentScript | undefined => {
     const agents = options.agents;
@@ -209,6 +238,7 @@ export function createTestHost(options: TestHostOptions = {}): TestHost {
       return Promise.resolve(ready);
     }
     if (session.controller.signal.aborted) return Promise.reject(session.controller.signal.reason);
+    signalIdle(session);
     return new Promise<DeliverInput>((resolve, reject) => {
       const waiter: Waiter = {
         resolve: (delivery) => {
@@ -244,7 +274,7 @@ export function createTestHost(options: TestHostOptions = {}): TestHost {
     session.running = Promise.resolve()
       .then(() => script(context))
       .then(
-        () => undefined,
+        () => signalIdle(session),
         (error: unknown) => {
           // An abort the script did not catch is the session ending, not a script bug.
           if (signal.aborted && (error === signal.reason || isAbortError(error))) return;
@@ -314,6 +344,7 @@ export function createTestHost(options: TestHostOptions = {}): TestHost {
         latestByMember.set(member, session);
         entry.sessionId = session.id;
         if (script !== undefined) startScript(session, script);
+        else queueMicrotask(() => signalIdle(session));
         return { sessionId: session.id };
       });
     },
@@ -406,11 +437,19 @@ export function createTestHost(options: TestHostOptions = {}): TestHost {
     memberOf: (sessionId) => sessions.get(sessionId)?.member,
     deliveriesOf: (target) => resolveTarget(target).deliveries,
 
+    idleHandlerErrors,
+    setIdleHandler(handler) {
+      idleHandler = handler;
+    },
     async settled({ timeoutMs = DEFAULT_SETTLED_TIMEOUT_MS }: SettledOptions = {}) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const running = [...sessions.values()].filter((session) => session.running);
-        if (running.length === 0) return;
+        if (running.length === 0) {
+          if (pendingIdle.size === 0) return;
+          await Promise.all(pendingIdle);
+          continue;
+        }
         const remaining = deadline - Date.now();
         let timer: ReturnType<typeof setTimeout> | undefined;
         const timedOut = await Promise.race([

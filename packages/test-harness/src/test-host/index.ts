@@ -1,4 +1,5 @@
 export type {
+  IdleHandler,
   SettledOptions,
   TestHost,
   TestHostCall,
