@@ -142,6 +142,19 @@ export interface TeamRuntime {
   status(runId: string): Promise<RunStatusReport>;
 }
 
+/** Wraps `fn` so calls for the same run id run one after another, never concurrently. */
+function oneAtATimePerRun<T>(fn: (runId: string) => Promise<T>): (runId: string) => Promise<T> {
+  const tails = new Map<string, Promise<unknown>>();
+  return (runId) => {
+    const previous = tails.get(runId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => fn(runId));
+    tails.set(runId, next);
+    return next.finally(() => {
+      if (tails.get(runId) === next) tails.delete(runId);
+    });
+  };
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -295,7 +308,10 @@ export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<Te
     return spec;
   }
 
-  async function spawnWaitingMembers(runId: string): Promise<string[]> {
+  // One spawner per run at a time: two callers must never start the same pending member twice.
+  const spawnWaitingMembers = oneAtATimePerRun(spawnWaitingMembersNow);
+
+  async function spawnWaitingMembersNow(runId: string): Promise<string[]> {
     const spawned: string[] = [];
     for (;;) {
       const state = await readRunState(home, runId, stateOptions);
@@ -512,16 +528,8 @@ export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<Te
     }
   }
 
-  const reconciling = new Map<string, Promise<string[]>>();
-  function reconcile(runId: string): Promise<string[]> {
-    // One pass per run at a time: concurrent idle reports must not stop a member twice.
-    const previous = reconciling.get(runId) ?? Promise.resolve([]);
-    const next = previous.catch(() => []).then(() => reconcileOnce(runId));
-    reconciling.set(runId, next);
-    return next.finally(() => {
-      if (reconciling.get(runId) === next) reconciling.delete(runId);
-    });
-  }
+  // One reconcile pass per run at a time: concurrent idle reports must not stop a member twice.
+  const reconcile = oneAtATimePerRun(reconcileOnce);
 
   async function reconcileOnce(runId: string): Promise<string[]> {
     const state = await readRunState(home, runId, stateOptions);
