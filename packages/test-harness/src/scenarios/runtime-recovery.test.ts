@@ -8,7 +8,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineAgent } from '../scripted-agents/index.js';
 import { createTeamFixture, type TeamFixture } from '../team-fixture/index.js';
-import { type AgentScript, createTestHost, type TestHost } from '../test-host/index.js';
+import { type AgentScript, createTestHost } from '../test-host/index.js';
 
 let fixture: TeamFixture | undefined;
 afterEach(async () => {
