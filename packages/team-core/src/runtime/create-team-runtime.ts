@@ -9,6 +9,7 @@ import {
   TeamSpecSchema,
 } from '../schema/index.js';
 import {
+  assertWithinWallClock,
   createRunState,
   type RecoveryActions,
   type ResumeAllReport,
@@ -408,12 +409,21 @@ export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<Te
       );
       if (reserved.length === 0) continue;
       const ids = reserved.map((message) => message.messageId);
+      // A delivery is a turn: check the bounds before handing anything over, and count
+      // the turn only once the host confirmed it.
       try {
-        await recordTurn(home, runId, memberName, stateOptions);
+        assertWithinWallClock(state, now());
+        const limit = state.policy.bounds.maxTurnsPerMember;
+        if (member.turns + 1 > limit) {
+          throw new TeamkitError(
+            'BOUND_EXCEEDED',
+            `${memberName} reached maxTurnsPerMember=${limit}; its mail stays unread.`,
+            { details: { bound: 'maxTurnsPerMember', limit, value: member.turns + 1 } },
+          );
+        }
       } catch (error) {
         await mailbox.release(memberName, ids);
-        if (!isTeamkitError(error, 'BOUND_EXCEEDED') && !isTeamkitError(error, 'RUN_NOT_ACTIVE'))
-          throw error;
+        if (!isTeamkitError(error, 'BOUND_EXCEEDED')) throw error;
         report.stoppedBecause = error.message;
         return report;
       }
@@ -461,6 +471,7 @@ export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<Te
         return report;
       }
       report.delivered.push(...ids);
+      await recordTurn(home, runId, memberName, stateOptions);
     }
     report.stoppedBecause = 'delivery round limit';
     return report;
