@@ -1,7 +1,5 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,111 +10,26 @@ import {
   startMockModelServer,
 } from '@teamkit/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  describeResult,
+  findOpencodeBinary,
+  killRunningOpencode,
+  markPluginDependencyInstalled,
+  mockProviderConfig,
+  offlineEnv,
+  PROCESS_TIMEOUT_MS,
+  runOpencode,
+} from './test-support/real-opencode.js';
 
 // The real OpenCode host (npm `opencode-ai`) loads a plugin file from a temporary
 // project, lists the agents its `config` hook adds, and, driven by the mock model
 // server, calls the plugin's tool with the model's arguments and the session id.
 
-const PLUGIN_VERSION = '1.18.33';
-const PROCESS_TIMEOUT_MS = 240_000;
 const MODEL_ID = 'mock-model';
 const PROBE_ARGS = { message: 'hello from the mock model', count: 3 };
 
-function findBinary(): { path?: string; reason?: string } {
-  let path: string;
-  try {
-    const require = createRequire(import.meta.url);
-    path = join(dirname(require.resolve('opencode-ai/package.json')), 'bin', 'opencode.exe');
-  } catch (error) {
-    return { reason: `opencode-ai is not installed: ${String(error)}` };
-  }
-  if (!existsSync(path)) return { reason: `no opencode binary at ${path}` };
-  const probe = spawnSync(path, ['--version'], { encoding: 'utf8', timeout: 60_000 });
-  if (probe.error || probe.status !== 0) {
-    const detail = probe.error ? String(probe.error) : `exit ${probe.status}: ${probe.stderr}`;
-    return { reason: `the opencode binary cannot start here (${detail.trim()})` };
-  }
-  return { path };
-}
-
-const binary = findBinary();
+const binary = findOpencodeBinary();
 if (binary.reason) console.warn(`Skipping the real OpenCode host test: ${binary.reason}`);
-
-interface ProcessResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-}
-
-const running = new Set<number>();
-
-function killTree(pid: number): void {
-  try {
-    // The child leads its own process group, so this also ends anything it started.
-    process.kill(process.platform === 'win32' ? pid : -pid, 'SIGKILL');
-  } catch {
-    // Already gone.
-  }
-}
-
-function runOpencode(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<ProcessResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary.path ?? 'opencode', args, {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: process.platform !== 'win32',
-    });
-    const pid = child.pid;
-    if (pid === undefined) {
-      reject(new Error('opencode did not start'));
-      return;
-    }
-    running.add(pid);
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killTree(pid);
-    }, PROCESS_TIMEOUT_MS);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      running.delete(pid);
-      reject(error);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      running.delete(pid);
-      resolve({ code, signal, stdout, stderr, timedOut });
-    });
-  });
-}
-
-function describeResult(command: string, result: ProcessResult, logDir: string): string {
-  const tail = (text: string) => text.slice(-3000);
-  let log = '';
-  try {
-    const logFolder = join(logDir, 'opencode', 'log');
-    log = readFileSync(join(logFolder, 'opencode.log'), 'utf8');
-  } catch {
-    // No log written.
-  }
-  return [
-    `opencode ${command} ${result.timedOut ? `timed out after ${PROCESS_TIMEOUT_MS} ms` : `exited with ${result.code ?? result.signal}`}`,
-    `stdout tail:\n${tail(result.stdout)}`,
-    `stderr tail:\n${tail(result.stderr)}`,
-    `log tail:\n${tail(log)}`,
-  ].join('\n');
-}
 
 function readJsonLines(file: string): Record<string, unknown>[] {
   if (!existsSync(file)) return [];
@@ -124,22 +37,6 @@ function readJsonLines(file: string): Record<string, unknown>[] {
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
-/**
- * OpenCode installs `@opencode-ai/plugin` into every config folder in the background
- * and waits for it before loading local plugins. A package.json, a lock naming the
- * dependency and a node_modules folder make it skip that install, so the test needs no
- * registry; the probe plugin imports nothing from it.
- */
-function markPluginDependencyInstalled(configDir: string): void {
-  const dependencies = { '@opencode-ai/plugin': PLUGIN_VERSION };
-  mkdirSync(join(configDir, 'node_modules'), { recursive: true });
-  writeFileSync(join(configDir, 'package.json'), JSON.stringify({ dependencies }));
-  writeFileSync(
-    join(configDir, 'package-lock.json'),
-    JSON.stringify({ lockfileVersion: 3, packages: { '': { dependencies } } }),
-  );
 }
 
 describe.skipIf(binary.path === undefined)('the real OpenCode host', () => {
@@ -192,43 +89,18 @@ describe.skipIf(binary.path === undefined)('the real OpenCode host', () => {
           $schema: 'https://opencode.ai/config.json',
           autoupdate: false,
           share: 'disabled',
-          provider: {
-            mock: {
-              npm: '@ai-sdk/openai-compatible',
-              name: 'Mock model server',
-              options: { baseURL: server.url, apiKey: 'mock-key' },
-              models: { [MODEL_ID]: { name: 'Mock model', tool_call: true } },
-            },
-          },
+          provider: mockProviderConfig(server.url, MODEL_ID),
         },
         null,
         2,
       ),
     );
 
-    env = {
-      PATH: process.env.PATH,
-      HOME: home,
-      USERPROFILE: home,
-      XDG_CONFIG_HOME: configHome,
-      XDG_DATA_HOME: dataHome,
-      XDG_CACHE_HOME: join(home, '.cache'),
-      XDG_STATE_HOME: join(home, '.local', 'state'),
-      TMPDIR: process.env.TMPDIR,
-      // Keep the host off the network: no models.dev catalogue, update check, sharing
-      // or language-server downloads.
-      OPENCODE_DISABLE_MODELS_FETCH: '1',
-      OPENCODE_DISABLE_AUTOUPDATE: '1',
-      OPENCODE_DISABLE_SHARE: '1',
-      OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
-      OPENCODE_DISABLE_CLAUDE_CODE: '1',
-      NO_PROXY: '127.0.0.1,localhost',
-      TEAMKIT_PROBE_OUT: probeOut,
-    };
+    env = offlineEnv(home, { TEAMKIT_PROBE_OUT: probeOut });
   });
 
   afterAll(async () => {
-    for (const pid of running) killTree(pid);
+    killRunningOpencode();
     await server?.close();
     if (root) await rm(root, { recursive: true, force: true, maxRetries: 5 });
   });
@@ -236,7 +108,7 @@ describe.skipIf(binary.path === undefined)('the real OpenCode host', () => {
   it('lists the agent added by a local plugin config hook', {
     timeout: PROCESS_TIMEOUT_MS + 30_000,
   }, async () => {
-    const result = await runOpencode(['agent', 'list'], project, env);
+    const result = await runOpencode(binary.path ?? '', ['agent', 'list'], project, env);
     const report = describeResult('agent list', result, dataHome);
     expect(result.code, report).toBe(0);
     expect(result.stdout, report).toMatch(/^probe-agent \(primary\)/m);
@@ -253,7 +125,7 @@ describe.skipIf(binary.path === undefined)('the real OpenCode host', () => {
       'probe-agent',
       'Call probe_echo.',
     ];
-    const result = await runOpencode(args, project, env);
+    const result = await runOpencode(binary.path ?? '', args, project, env);
     const report = describeResult('run', result, dataHome);
     expect(result.code, report).toBe(0);
     expect(result.stdout, report).toContain('The probe answered.');

@@ -1,0 +1,66 @@
+import type { Config, Hooks, Plugin, PluginInput } from '@opencode-ai/plugin';
+import { resolveTeamkitHome } from '@teamkit/team-core';
+import { type ProjectableConfig, projectTeamsIntoConfig } from './config-hook.js';
+import { createEventHandler, type HostEvent } from './event-hook.js';
+import { createClientLog, type OpenCodeClient } from './opencode-client.js';
+import { createOpenCodeHost } from './opencode-host.js';
+import { createPluginContext } from './plugin-context.js';
+import { resolvePluginOptions, type TeamkitPluginOptions } from './plugin-options.js';
+import { createTeamkitTools } from './tools/index.js';
+
+/** A non-git folder gives `worktree: "/"`; the project is then the folder OpenCode runs in. */
+function projectOf(input: Pick<PluginInput, 'worktree' | 'directory'>): string {
+  return input.worktree && input.worktree !== '/' ? input.worktree : input.directory;
+}
+
+/**
+ * Creates the Teamkit OpenCode plugin (the module's `server` function). `defaults` are
+ * applied under the options from `opencode.json`'s tuple form. Disabled, it returns no hooks.
+ */
+export function createTeamkitPlugin(defaults: TeamkitPluginOptions = {}): Plugin {
+  return async (input, rawOptions) => {
+    const { options, problems } = resolvePluginOptions(rawOptions, defaults);
+    if (!options.enabled) return {};
+    const client = input.client as unknown as OpenCodeClient;
+    const log = createClientLog(client);
+    for (const problem of problems) log('warn', problem);
+    const host = createOpenCodeHost({ client, serverUrl: () => input.serverUrl, log });
+    const ctx = createPluginContext({
+      options,
+      home: resolveTeamkitHome(options.home, process.env),
+      project: projectOf(input),
+      host,
+      log,
+    });
+    const onEvent = createEventHandler(ctx);
+    const hooks: Hooks = {
+      async config(config: Config) {
+        try {
+          const library = await ctx.loadLibrary();
+          const report = projectTeamsIntoConfig(config as ProjectableConfig, library, {
+            defaultAgent: options.defaultAgent,
+          });
+          for (const note of report.notes) log(note.level, note.message);
+          log(
+            'info',
+            `added ${report.agents.length} agents and ${report.commands.length} commands`,
+            {
+              agents: report.agents,
+              commands: report.commands,
+              ...(report.defaultAgent === undefined ? {} : { defaultAgent: report.defaultAgent }),
+            },
+          );
+        } catch (error) {
+          // OpenCode must start even when the team library cannot be read at all.
+          log(
+            'error',
+            `could not load the team library: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        }
+      },
+      tool: createTeamkitTools(ctx),
+      event: ({ event }) => onEvent({ event: event as HostEvent }),
+    };
+    return hooks;
+  };
+}

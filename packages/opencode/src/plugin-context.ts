@@ -1,0 +1,128 @@
+import {
+  createTeamRuntime,
+  createTmuxRunner,
+  listRuns,
+  loadTeamLibrary,
+  type RuntimeState,
+  type TeamLibrary,
+  type TeamRuntime,
+  WORKING_RUN_STATUSES,
+} from '@teamkit/team-core';
+import type { PluginLog } from './opencode-client.js';
+import type { OpenCodeHost } from './opencode-host.js';
+import type { ResolvedPluginOptions } from './plugin-options.js';
+
+/** Who called a tool or went idle: a member (or the lead) of a working run. */
+export interface Caller {
+  runId: string;
+  member: string;
+  isLead: boolean;
+  lead: string;
+  state: RuntimeState;
+}
+
+/** What the tools and the event handler share within one plugin instance. */
+export interface PluginContext {
+  readonly options: ResolvedPluginOptions;
+  readonly home: string;
+  /** The project whose `.teamkit/` teams are visible and where members work. */
+  readonly project: string;
+  readonly host: OpenCodeHost;
+  readonly log: PluginLog;
+  /** The runtime, created on first use, after resuming interrupted runs (failures are logged). */
+  runtime(): Promise<TeamRuntime>;
+  loadLibrary(): Promise<TeamLibrary>;
+  /** The working run and member a session belongs to; the newest run wins. */
+  resolveCaller(sessionId: string): Promise<Caller | undefined>;
+}
+
+/** Inputs of {@link createPluginContext}. */
+export interface PluginContextOptions {
+  options: ResolvedPluginOptions;
+  home: string;
+  project: string;
+  host: OpenCodeHost;
+  log: PluginLog;
+  env?: NodeJS.ProcessEnv;
+  /** Seam for tests: how the runtime is made (default {@link createTeamRuntime}). */
+  createRuntime?: typeof createTeamRuntime;
+}
+
+/** Creates the shared context; nothing is read or started until a tool or event needs it. */
+export function createPluginContext(input: PluginContextOptions): PluginContext {
+  const { options, home, project, host, log } = input;
+  const env = input.env ?? process.env;
+  const makeRuntime = input.createRuntime ?? createTeamRuntime;
+  let runtime: Promise<TeamRuntime> | undefined;
+
+  async function tmuxOption(): Promise<Parameters<typeof createTeamRuntime>[0]['tmux']> {
+    if (options.tmux === false) return undefined;
+    if (options.tmux === 'auto' && !env.TMUX) return undefined;
+    const check = await host.checkAttach();
+    if (!check.usable) {
+      log('info', `tmux panes are off: ${check.reason}`);
+      return undefined;
+    }
+    return {
+      runner: createTmuxRunner(),
+      ...(env.TMUX_PANE ? { callerPaneId: env.TMUX_PANE } : {}),
+    };
+  }
+
+  async function start(): Promise<TeamRuntime> {
+    const tmux = await tmuxOption();
+    const created = await makeRuntime({
+      home,
+      host,
+      project,
+      channel: 'tools',
+      worktrees: options.worktrees,
+      resumeOnStart: false,
+      env,
+      ...(tmux === undefined ? {} : { tmux }),
+    });
+    // Resumed here, on first use rather than at plugin start, and before any delivery of
+    // this process: resuming reclaims every reservation, which must not race a live one.
+    try {
+      const report = await created.resumeAll();
+      for (const failure of report.failed) {
+        log('warn', `could not resume run ${failure.runId}: ${failure.error}`);
+      }
+    } catch (error) {
+      log(
+        'error',
+        `resuming runs failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    return created;
+  }
+
+  return {
+    options,
+    home,
+    project,
+    host,
+    log,
+    runtime() {
+      runtime ??= start().catch((error: unknown) => {
+        runtime = undefined;
+        throw error;
+      });
+      return runtime;
+    },
+    loadLibrary: () => loadTeamLibrary({ home, project, env }),
+    async resolveCaller(sessionId) {
+      const { runs } = await listRuns(home);
+      for (const state of [...runs].reverse()) {
+        if (!WORKING_RUN_STATUSES.includes(state.status)) continue;
+        const member = state.members.find(
+          (candidate) => candidate.sessionId === sessionId && candidate.status !== 'terminated',
+        );
+        if (member === undefined) continue;
+        const lead = state.members.find((candidate) => candidate.isLead)?.name ?? '';
+        return { runId: state.runId, member: member.name, isLead: member.isLead, lead, state };
+      }
+      return undefined;
+    },
+  };
+}
