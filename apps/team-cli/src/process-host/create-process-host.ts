@@ -17,7 +17,7 @@ import {
   parseAgentCommand,
   resolveScriptedAgent,
 } from './agent-command.js';
-import { dropHandoff, readWaitingMarker } from './member-presence.js';
+import { dropHandoff, readWaitingMarker, takenHandoffPath } from './member-presence.js';
 import {
   isProcessSessionAlive,
   parseProcessSessionId,
@@ -167,22 +167,22 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
         messages: input.messages,
         text: input.text,
       });
+      const taken = takenHandoffPath(file);
+      const exists = (target: string) =>
+        access(target).then(
+          () => true,
+          () => false,
+        );
       const deadline = Date.now() + handoffTimeoutMs;
       while (Date.now() < deadline) {
-        try {
-          await access(file);
-        } catch {
-          return 'delivered';
-        }
+        if (!(await exists(file)) && !(await exists(taken))) return 'delivered';
         await sleep(25);
       }
-      try {
-        await unlink(file);
-        return 'deferred';
-      } catch {
-        // The reader renamed it away between our last look and now: it has it.
-        return 'delivered';
-      }
+      // Not taken in time: take it back. Taken but never confirmed: the reader may have
+      // died before showing it, so the runtime keeps the mail (receivers dedupe by id).
+      await unlink(file).catch(() => {});
+      if (await exists(taken)) await unlink(taken).catch(() => {});
+      return 'deferred';
     },
     async isAlive(sessionId) {
       return alive(sessionId);

@@ -9,13 +9,14 @@ export {
 } from './agent-command.js';
 export type { ProcessHost, ProcessHostOptions, ProcessMember } from './create-process-host.js';
 export { createProcessHost } from './create-process-host.js';
-export type { Handoff, WaitingMarker } from './member-presence.js';
+export type { Handoff, TakenHandoffs, WaitingMarker } from './member-presence.js';
 export {
   dropHandoff,
   handoffFolder,
   markWaiting,
   readWaitingMarker,
   takeHandoffs,
+  takenHandoffPath,
   waitingMarkerPath,
 } from './member-presence.js';
 export type { ProcessSession } from './process-session.js';

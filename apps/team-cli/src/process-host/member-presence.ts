@@ -101,35 +101,58 @@ export async function dropHandoff(
   return file;
 }
 
+/** Handoffs a reader took, and the call that confirms it showed them. */
+export interface TakenHandoffs {
+  handoffs: Handoff[];
+  /** Confirms the handoffs were shown; until then the host does not count them delivered. */
+  confirm(): Promise<void>;
+}
+
 /**
  * Takes every handoff waiting for a member. Each file is first renamed aside, so the
- * host and the reader never both own one: whoever renames it first has it.
+ * host and the reader never both own one: whoever renames it first has it. The host
+ * answers `delivered` only after the reader confirms (removes the renamed file).
  */
 export async function takeHandoffs(
   home: string,
   runId: string,
   member: string,
-): Promise<Handoff[]> {
+): Promise<TakenHandoffs> {
   const folder = handoffFolder(home, runId, member);
   let names: string[];
   try {
-    names = (await readdir(folder)).filter((name) => name.endsWith('.json')).sort();
+    names = (await readdir(folder))
+      .filter((name) => !name.startsWith('.') && name.endsWith('.json'))
+      .sort();
   } catch {
-    return [];
+    names = [];
   }
-  const taken: Handoff[] = [];
+  const handoffs: Handoff[] = [];
+  const claimed: string[] = [];
   for (const name of names) {
-    const claimed = path.join(folder, `.taken-${process.pid}-${name}`);
+    const target = path.join(folder, `.taken-${name}`);
     try {
-      await rename(path.join(folder, name), claimed);
+      await rename(path.join(folder, name), target);
     } catch {
       continue;
     }
+    claimed.push(target);
     try {
-      taken.push(JSON.parse(await readFile(claimed, 'utf8')) as Handoff);
-    } finally {
-      await unlink(claimed).catch(() => {});
+      handoffs.push(JSON.parse(await readFile(target, 'utf8')) as Handoff);
+    } catch {
+      // Unreadable: leave it taken but unconfirmed, so the host answers deferred.
+      claimed.pop();
     }
   }
-  return taken;
+  return {
+    handoffs,
+    async confirm() {
+      for (const file of claimed) await unlink(file).catch(() => {});
+    },
+  };
+}
+
+/** Where a reader parks a handoff it took but has not confirmed yet. */
+export function takenHandoffPath(file: string): string {
+  return path.join(path.dirname(file), `.taken-${path.basename(file)}`);
 }

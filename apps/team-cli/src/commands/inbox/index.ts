@@ -17,7 +17,8 @@ export const inboxCommand: CommandHandler = async (context, [run], options) => {
   if (!Number.isFinite(waitSeconds) || waitSeconds < 0)
     throw new UsageError(`--wait takes a number of seconds, not ${String(options.wait)}.`);
   let messages: Message[] = await client.inbox();
-  let handedOver: Message[] = [];
+  const handedOver: Message[] = [];
+  const confirmations: (() => Promise<void>)[] = [];
   if (messages.length === 0 && waitSeconds > 0) {
     const { markWaiting, takeHandoffs } = await import('../../process-host/index.js');
     const clear = await markWaiting(context.home, runId, client.member, { handoff: true });
@@ -28,11 +29,19 @@ export const inboxCommand: CommandHandler = async (context, [run], options) => {
     };
     process.once('SIGINT', onSignal);
     try {
+      const take = async () => {
+        const taken = await takeHandoffs(context.home, runId, client.member);
+        handedOver.push(...taken.handoffs.flatMap((handoff) => handoff.messages));
+        confirmations.push(taken.confirm);
+      };
       while (Date.now() < deadline && !interrupted) {
-        handedOver = (await takeHandoffs(context.home, runId, client.member)).flatMap(
-          (handoff) => handoff.messages,
-        );
+        await take();
         messages = await client.inbox();
+        if (handedOver.length > 0) {
+          // Deliveries often come in bursts: take what lands in the next moment too.
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          await take();
+        }
         if (messages.length > 0 || handedOver.length > 0) break;
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
@@ -50,5 +59,7 @@ export const inboxCommand: CommandHandler = async (context, [run], options) => {
     { runId, member: client.member, messages: all, acknowledged: options.ack === true },
     () => (all.length === 0 ? output.style('dim', 'No unread mail.') : renderMessages(all)),
   );
+  // Shown now: the host may count handed-over mail as delivered.
+  for (const confirm of confirmations) await confirm();
   return undefined;
 };
