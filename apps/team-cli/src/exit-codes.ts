@@ -1,4 +1,5 @@
-import { isTeamkitError, type TeamkitErrorKind } from '@teamkit/team-core';
+import type { TeamkitErrorKind } from '@teamkit/team-core';
+import { looksLikeTeamkitError } from './teamkit-error-shape.js';
 
 /** Exit codes of the `team` command, one per kind of failure. */
 export const EXIT_CODES = {
@@ -15,7 +16,7 @@ export const EXIT_CODES = {
  * a command-line parsing error as usage, anything else as internal.
  */
 export function exitCodeFor(error: unknown): number {
-  if (isTeamkitError(error)) return EXIT_CODES[error.kind];
+  if (looksLikeTeamkitError(error)) return EXIT_CODES[error.kind];
   if (isUsageError(error)) return EXIT_CODES.usage;
   return EXIT_CODES.internal;
 }

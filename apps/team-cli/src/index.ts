@@ -1,4 +1,15 @@
 /**
- * Placeholder entry point; this package is filled by its own issue.
+ * @teamkit/team-cli: the `team` command. The entry point also exposes the process host,
+ * so other tools can run members as processes the way the CLI does.
  */
-export {};
+export type {
+  AgentCommandValues,
+  ProcessHost,
+  ProcessHostOptions,
+  ProcessMember,
+} from './process-host/index.js';
+export {
+  createProcessHost,
+  expandAgentCommand,
+  parseAgentCommand,
+} from './process-host/index.js';

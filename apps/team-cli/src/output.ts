@@ -1,5 +1,5 @@
-import { isTeamkitError } from '@teamkit/team-core';
 import { exitCodeFor, UsageError } from './exit-codes.js';
+import { looksLikeTeamkitError } from './teamkit-error-shape.js';
 
 /** How a command prints: one JSON document, or concise human text. */
 export interface Output {
@@ -9,6 +9,8 @@ export interface Output {
   result(data: Record<string, unknown>, human: () => string): void;
   /** Prints a failure and returns the exit code to use. */
   failure(error: unknown): number;
+  /** Writes a line of progress to stderr (human mode only), keeping stdout for the result. */
+  note(text: string): void;
   /** Styles text when colour is on. */
   style(kind: 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan', text: string): string;
 }
@@ -49,6 +51,9 @@ export function createOutput(options: OutputOptions): Output {
     json: options.json,
     color,
     style,
+    note(text) {
+      if (!options.json) stderr.write(`${text}\n`);
+    },
     result(data, human) {
       if (options.json) stdout.write(`${JSON.stringify({ ok: true, ...data })}\n`);
       else {
@@ -58,7 +63,7 @@ export function createOutput(options: OutputOptions): Output {
     },
     failure(error) {
       const code = exitCodeFor(error);
-      const payload = isTeamkitError(error)
+      const payload = looksLikeTeamkitError(error)
         ? error.toJSON()
         : error instanceof UsageError
           ? { code: 'USAGE', message: error.message }

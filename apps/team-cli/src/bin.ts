@@ -1,0 +1,3 @@
+#!/usr/bin/env node
+const { main } = await import('./main.js');
+process.exitCode = await main(process.argv);

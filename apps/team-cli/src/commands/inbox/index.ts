@@ -1,0 +1,65 @@
+import type { Message } from '@teamkit/team-core';
+import { callerClient, resolveRunId } from '../../command-context.js';
+import type { CommandHandler } from '../../command-handler.js';
+import { UsageError } from '../../exit-codes.js';
+
+const POLL_MS = 150;
+
+/**
+ * `team inbox [run] [--wait SECONDS] [--ack]`: the caller's unread mail. With `--wait` it
+ * blocks until mail arrives, recording that the member waits (so it counts as idle) and
+ * taking messages the host hands over directly.
+ */
+export const inboxCommand: CommandHandler = async (context, [run], options) => {
+  const runId = await resolveRunId(context, run);
+  const client = await callerClient(context, runId);
+  const waitSeconds = options.wait === undefined ? 0 : Number(options.wait);
+  if (!Number.isFinite(waitSeconds) || waitSeconds < 0)
+    throw new UsageError(`--wait takes a number of seconds, not ${String(options.wait)}.`);
+  let messages: Message[] = await client.inbox();
+  const handedOver: Message[] = [];
+  const confirmations: (() => Promise<void>)[] = [];
+  if (messages.length === 0 && waitSeconds > 0) {
+    const { markWaiting, takeHandoffs } = await import('../../process-host/index.js');
+    const clear = await markWaiting(context.home, runId, client.member, { handoff: true });
+    const deadline = Date.now() + waitSeconds * 1000;
+    let interrupted = false;
+    const onSignal = () => {
+      interrupted = true;
+    };
+    process.once('SIGINT', onSignal);
+    try {
+      const take = async () => {
+        const taken = await takeHandoffs(context.home, runId, client.member);
+        handedOver.push(...taken.handoffs.flatMap((handoff) => handoff.messages));
+        confirmations.push(taken.confirm);
+      };
+      while (Date.now() < deadline && !interrupted) {
+        await take();
+        messages = await client.inbox();
+        if (handedOver.length > 0) {
+          // Deliveries often come in bursts: take what lands in the next moment too.
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          await take();
+        }
+        if (messages.length > 0 || handedOver.length > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
+    } finally {
+      process.off('SIGINT', onSignal);
+      await clear();
+    }
+  }
+  if (options.ack === true && messages.length > 0)
+    await client.acknowledge(messages.map((message) => message.messageId));
+  const all = [...handedOver, ...messages];
+  const { renderMessages } = await import('@teamkit/team-core');
+  const { output } = context;
+  output.result(
+    { runId, member: client.member, messages: all, acknowledged: options.ack === true },
+    () => (all.length === 0 ? output.style('dim', 'No unread mail.') : renderMessages(all)),
+  );
+  // Shown now: the host may count handed-over mail as delivered.
+  for (const confirm of confirmations) await confirm();
+  return undefined;
+};

@@ -1,0 +1,13 @@
+import type { CommandHandler } from '../../command-handler.js';
+
+/** `team tmux sweep`: kills teamkit tmux sessions and panes whose run is not active. */
+export const tmuxSweepCommand: CommandHandler = async (context) => {
+  const { createTmuxRunner, sweepStaleSessions } = await import('@teamkit/team-core');
+  const report = await sweepStaleSessions({ home: context.home, runner: createTmuxRunner() });
+  context.output.result(
+    { report },
+    () =>
+      `killed ${report.killedSessions.length} session(s): ${report.killedSessions.join(', ') || '-'}`,
+  );
+  return undefined;
+};

@@ -1,0 +1,228 @@
+import { Command, CommanderError, Option } from 'commander';
+import type { CommandHandler } from './command-handler.js';
+
+type Loader = () => Promise<CommandHandler>;
+
+/**
+ * Runs the `team` command line and resolves with its exit code. Every command's module
+ * is imported only when that command runs, so start-up loads no more than it needs.
+ */
+export async function main(argv: readonly string[]): Promise<number> {
+  let exitCode = 0;
+  const program = new Command('team');
+  const json = argv.includes('--json');
+
+  const act =
+    (load: Loader) =>
+    async (...params: unknown[]): Promise<void> => {
+      const command = params.at(-1) as Command;
+      const args = params
+        .slice(0, -2)
+        .flatMap((value) => (Array.isArray(value) ? value : value === undefined ? [] : [value]))
+        .map(String);
+      const options = command.optsWithGlobals() as Record<string, unknown>;
+      const { createCommandContext } = await import('./command-context.js');
+      let context: Awaited<ReturnType<typeof createCommandContext>> | undefined;
+      try {
+        context = await createCommandContext({
+          json: options.json === true,
+          ...(typeof options.home === 'string' ? { home: options.home } : {}),
+        });
+        exitCode = (await (await load())(context, args, options)) ?? 0;
+      } catch (error) {
+        const { createOutput } = await import('./output.js');
+        exitCode = (context?.output ?? createOutput({ json: options.json === true })).failure(
+          error,
+        );
+      }
+    };
+
+  const common = (command: Command): Command =>
+    command
+      .option('--json', 'print one JSON document')
+      .option('--home <dir>', 'the Teamkit home (default $TEAMKIT_HOME or ~/.teamkit)');
+
+  program
+    .description('Run and steer teams of coding agents from the shell.')
+    .showHelpAfterError(false)
+    .exitOverride()
+    // Parse errors are printed once, by the failure printer below.
+    .configureOutput({ writeErr: () => {} });
+
+  common(
+    program
+      .command('init')
+      .description('write a starter config and an example team package (never overwrites)')
+      .option('--project [dir]', 'write into <dir>/.teamkit instead of the Teamkit home'),
+  ).action(act(async () => (await import('./commands/init/index.js')).initCommand));
+
+  common(program.command('teams').description('list the effective team library')).action(
+    act(async () => (await import('./commands/teams/index.js')).teamsCommand),
+  );
+
+  common(
+    program
+      .command('doctor')
+      .description("print the registry's doctor report")
+      .option('--project <dir>', 'include the project config of <dir>'),
+  ).action(act(async () => (await import('./commands/doctor/index.js')).doctorCommand));
+
+  const run = program.command('run').description('start, list, inspect and stop team runs');
+  common(
+    run
+      .command('start <team>')
+      .description('start a team run with its members as processes')
+      .option('--repo <dir>', 'the git repository members work in (worktrees)')
+      .option('--no-tmux', 'run members in the background even inside tmux')
+      .option('--agent-cmd <template>', 'argv template of each member process')
+      .option('--project <dir>', 'also see the project teams of <dir>')
+      .option('--attach', 'supervise the run in the foreground until it ends'),
+  ).action(act(async () => (await import('./commands/run/index.js')).runStartCommand));
+  common(run.command('list').description('list runs')).action(
+    act(async () => (await import('./commands/run/index.js')).runListCommand),
+  );
+  common(run.command('status [run]').description("a run's members, tasks and progress")).action(
+    act(async () => (await import('./commands/run/index.js')).runStatusCommand),
+  );
+  common(
+    run
+      .command('stop <run>')
+      .description('stop a run: members, panes, worktrees (by the safety rule)')
+      .option('--force', 'remove worktrees even with unsaved work'),
+  ).action(act(async () => (await import('./commands/run/index.js')).runStopCommand));
+  common(run.command('resume [run]').description('resume one run (or all) after a restart')).action(
+    act(async () => (await import('./commands/run/index.js')).runResumeCommand),
+  );
+  common(
+    run
+      .command('supervise <run>')
+      .description('keep a run going: start waiting members, stop approved ones'),
+  ).action(act(async () => (await import('./commands/run/index.js')).runSuperviseCommand));
+  common(run.command('sweep').description('remove the folders of finished runs')).action(
+    act(async () => (await import('./commands/run/index.js')).runSweepCommand),
+  );
+
+  common(
+    program
+      .command('send <args...>')
+      .description('send a message: team send [run] --to NAME|* <body>')
+      .requiredOption('--to <name>', 'a member name, or * for everyone')
+      .addOption(
+        new Option('--kind <kind>', 'message kind').choices([
+          'message',
+          'announcement',
+          'task_update',
+        ]),
+      )
+      .option('--summary <text>', 'a one-line summary'),
+  ).action(act(async () => (await import('./commands/send/index.js')).sendCommand));
+  common(
+    program
+      .command('inbox [run]')
+      .description("the caller's unread mail")
+      .option('--wait <seconds>', 'wait up to this long for mail')
+      .option('--ack', 'acknowledge what was shown'),
+  ).action(act(async () => (await import('./commands/inbox/index.js')).inboxCommand));
+  common(
+    program.command('ack <args...>').description('acknowledge messages: team ack [run] <id…>'),
+  ).action(act(async () => (await import('./commands/ack/index.js')).ackCommand));
+
+  const task = program.command('task').description('create, claim and move tasks');
+  const taskCommand = (
+    spec: string,
+    description: string,
+    handler: keyof typeof import('./commands/task/index.js'),
+    extra: (command: Command) => Command = (command) => command,
+  ) =>
+    common(extra(task.command(spec).description(description))).action(
+      act(async () => (await import('./commands/task/index.js'))[handler]),
+    );
+  taskCommand('create <args...>', 'create a task: [run] <subject>', 'taskCreateCommand', (c) =>
+    c
+      .option('--description <text>', 'what done means')
+      .option('--blocked-by <ids>', 'comma-separated ids this task waits for')
+      .option('--role <role>', 'the role expected to take it (metadata)'),
+  );
+  taskCommand('list [run]', 'list tasks', 'taskListCommand', (c) =>
+    c
+      .option('--ready', 'only tasks that can be claimed now')
+      .option('--owner <name>', 'only tasks of this owner')
+      .option('--status <status>', 'only tasks in this status (comma-separated)'),
+  );
+  taskCommand('get <args...>', 'show a task: [run] <id>', 'taskGetCommand');
+  taskCommand('claim <args...>', 'claim a task: [run] <id>', 'taskClaimCommand');
+  taskCommand('start <args...>', 'start a claimed task: [run] <id>', 'taskStartCommand');
+  taskCommand('complete <args...>', 'complete a task: [run] <id>', 'taskCompleteCommand');
+  taskCommand('review <args...>', 'offer a task for review: [run] <id>', 'taskReviewCommand');
+  taskCommand(
+    'approve <args...>',
+    'approve a reviewed task (lead): [run] <id>',
+    'taskApproveCommand',
+  );
+  taskCommand(
+    'request-changes <args...>',
+    'send a reviewed task back: [run] <id> --note',
+    'taskRequestChangesCommand',
+    (c) => c.requiredOption('--note <text>', 'what to change'),
+  );
+  taskCommand('block <args...>', 'block a task: [run] <id> --reason', 'taskBlockCommand', (c) =>
+    c.requiredOption('--reason <text>', 'why'),
+  );
+  taskCommand('unblock <args...>', 'unblock a task: [run] <id>', 'taskUnblockCommand');
+  taskCommand('release <args...>', 'hand a task back: [run] <id>', 'taskReleaseCommand');
+  taskCommand('cancel <args...>', 'cancel a task: [run] <id> --reason', 'taskCancelCommand', (c) =>
+    c.requiredOption('--reason <text>', 'why'),
+  );
+  taskCommand('delete <args...>', 'delete a task: [run] <id>', 'taskDeleteCommand', (c) =>
+    c.option('--reason <text>', 'why'),
+  );
+
+  common(program.command('board [run]').description('tasks as kanban columns')).action(
+    act(async () => (await import('./commands/board/index.js')).boardCommand),
+  );
+  common(
+    program
+      .command('dashboard [run]')
+      .description('a live dashboard of members and progress (Ctrl-C exits)')
+      .option('--once', 'print one frame and exit'),
+  ).action(act(async () => (await import('./commands/dashboard/index.js')).dashboardCommand));
+  common(program.command('watch [run]').description('one JSON line per run event, live')).action(
+    act(async () => (await import('./commands/watch/index.js')).watchCommand),
+  );
+
+  const worktree = program.command('worktree').description('member worktrees');
+  common(worktree.command('list').description('orphan worktrees of finished runs')).action(
+    act(async () => (await import('./commands/worktree/index.js')).worktreeListCommand),
+  );
+  common(
+    worktree
+      .command('prune')
+      .description('remove orphan worktrees whose work is saved')
+      .option('--force', 'remove even with unsaved work'),
+  ).action(act(async () => (await import('./commands/worktree/index.js')).worktreePruneCommand));
+  const tmux = program.command('tmux').description('tmux sessions');
+  common(tmux.command('sweep').description('kill teamkit tmux sessions of finished runs')).action(
+    act(async () => (await import('./commands/tmux/index.js')).tmuxSweepCommand),
+  );
+
+  common(
+    program
+      .command('demo')
+      .description('run the built-in coding team with scripted members in a temp repo')
+      .option('--keep', 'keep the temp folder for inspection')
+      .option('--timeout <seconds>', 'give up after this long', '300')
+      .option('--no-tmux', 'run members in the background even inside tmux'),
+  ).action(act(async () => (await import('./commands/demo/index.js')).demoCommand));
+
+  try {
+    await program.parseAsync([...argv]);
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    if (error.exitCode === 0) return 0;
+    const { UsageError, EXIT_CODES } = await import('./exit-codes.js');
+    const { createOutput } = await import('./output.js');
+    createOutput({ json }).failure(new UsageError(error.message.replace(/^error: /, '')));
+    return EXIT_CODES.usage;
+  }
+  return exitCode;
+}

@@ -1,0 +1,215 @@
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { access, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  type DeliverInput,
+  type DeliveryOutcome,
+  type InterruptOutcome,
+  type SpawnMemberInput,
+  TEAM_HOST_SPECIFICATION_VERSION,
+  type TeamHostV1,
+  TeamkitError,
+} from '@teamkit/team-core';
+import {
+  DEFAULT_AGENT_COMMAND,
+  expandAgentCommand,
+  parseAgentCommand,
+  resolveScriptedAgent,
+} from './agent-command.js';
+import { dropHandoff, readWaitingMarker, takenHandoffPath } from './member-presence.js';
+import {
+  isProcessSessionAlive,
+  parseProcessSessionId,
+  processSessionId,
+} from './process-session.js';
+
+/** Options for {@link createProcessHost}. */
+export interface ProcessHostOptions {
+  home: string;
+  /** The `--agent-cmd` template; default `teamkit-agent` (the scripted agent). */
+  agentCommand?: string;
+  /** Show members in tmux panes (each pane follows its member's output). */
+  tmux?: boolean;
+  /** How long `stopMember` waits after SIGTERM before SIGKILL; default 3000 ms. */
+  stopGraceMs?: number;
+  /** How long `deliver` waits for a waiting `team inbox --wait` to take a handoff; default 3000 ms. */
+  handoffTimeoutMs?: number;
+}
+
+/** A process member this host started in this process. */
+export interface ProcessMember {
+  sessionId: string;
+  pid: number;
+  runId: string;
+  member: string;
+  argv: string[];
+  logFile: string;
+  /** The exit code (or signal) once the process ended, when this process saw it end. */
+  exit?: { code: number | null; signal: NodeJS.Signals | null };
+}
+
+/** The process host: {@link TeamHostV1} plus what a supervisor needs to know about its members. */
+export interface ProcessHost extends TeamHostV1 {
+  /** Members started by this host object, by session id. */
+  readonly started: ReadonlyMap<string, ProcessMember>;
+  /** The argv a member would be started with (after placeholders). */
+  commandFor(input: SpawnMemberInput, promptFile: string): string[];
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Creates the host that runs every member as an operating-system process: the agent
+ * command runs in the member's folder with the `TEAMKIT_*` environment, detached in its
+ * own process group, with output to `runtime/<run>/logs/<member>.log`. The member reads
+ * its own inbox; `deliver` only hands mail over to a member blocked in `team inbox --wait`.
+ */
+export function createProcessHost(options: ProcessHostOptions): ProcessHost {
+  const template = parseAgentCommand(options.agentCommand ?? DEFAULT_AGENT_COMMAND);
+  const started = new Map<string, ProcessMember>();
+  const stopGraceMs = options.stopGraceMs ?? 3_000;
+  const handoffTimeoutMs = options.handoffTimeoutMs ?? 3_000;
+
+  const alive = (sessionId: string): boolean => {
+    const session = parseProcessSessionId(sessionId);
+    return session !== undefined && isProcessSessionAlive(session);
+  };
+
+  const signalGroup = (pid: number, signal: NodeJS.Signals): boolean => {
+    try {
+      process.kill(-pid, signal);
+      return true;
+    } catch {
+      try {
+        process.kill(pid, signal);
+        return true;
+      } catch {
+        return false;
+      }
+    }
+  };
+
+  const commandFor = (input: SpawnMemberInput, promptFile: string): string[] =>
+    resolveScriptedAgent(
+      expandAgentCommand(template, {
+        member: input.member.name,
+        role: input.member.role,
+        run: input.runId,
+        team: input.teamName,
+        'prompt-file': promptFile,
+        home: options.home,
+        cwd: input.cwd,
+        model: input.member.model ?? '',
+      }),
+    );
+
+  const host: ProcessHost = {
+    specificationVersion: TEAM_HOST_SPECIFICATION_VERSION,
+    hostId: 'process',
+    started,
+    commandFor,
+    async spawnMember(input) {
+      const root = path.join(options.home, 'runtime', input.runId);
+      const promptFile = path.join(root, 'prompts', `${input.member.name}.md`);
+      mkdirSync(path.dirname(promptFile), { recursive: true });
+      await writeFile(promptFile, input.member.prompt);
+      const argv = commandFor(input, promptFile);
+      const logFile = path.join(root, 'logs', `${input.member.name}.log`);
+      mkdirSync(path.dirname(logFile), { recursive: true });
+      const log = openSync(logFile, 'a');
+      const startedAt = Date.now();
+      let child: ReturnType<typeof spawn>;
+      try {
+        child = spawn(argv[0] as string, argv.slice(1), {
+          cwd: input.cwd,
+          env: { ...process.env, ...input.env },
+          detached: true,
+          stdio: ['ignore', log, log],
+        });
+      } finally {
+        closeSync(log);
+      }
+      const pid = child.pid;
+      if (pid === undefined) {
+        const reason = await new Promise<string>((resolve) => {
+          child.once('error', (error) => resolve(error.message));
+          setTimeout(() => resolve('no process id'), 1_000).unref();
+        });
+        throw new TeamkitError(
+          'HOST_FAILED',
+          `Could not start ${input.member.name} with ${JSON.stringify(argv[0])}: ${reason}.`,
+          { details: { member: input.member.name, command: argv[0] } },
+        );
+      }
+      const sessionId = processSessionId(pid, startedAt);
+      const record: ProcessMember = {
+        sessionId,
+        pid,
+        runId: input.runId,
+        member: input.member.name,
+        argv,
+        logFile,
+      };
+      child.once('exit', (code, signal) => {
+        record.exit = { code, signal };
+      });
+      child.unref();
+      started.set(sessionId, record);
+      return { sessionId };
+    },
+    async deliver(input: DeliverInput): Promise<DeliveryOutcome> {
+      if (!alive(input.sessionId)) return 'deferred';
+      const marker = await readWaitingMarker(options.home, input.runId, input.member);
+      if (marker === undefined || !marker.handoff) return 'deferred';
+      const file = await dropHandoff(options.home, input.runId, input.member, {
+        version: 1,
+        messages: input.messages,
+        text: input.text,
+      });
+      const taken = takenHandoffPath(file);
+      const exists = (target: string) =>
+        access(target).then(
+          () => true,
+          () => false,
+        );
+      const deadline = Date.now() + handoffTimeoutMs;
+      while (Date.now() < deadline) {
+        if (!(await exists(file)) && !(await exists(taken))) return 'delivered';
+        await sleep(25);
+      }
+      // Not taken in time: take it back. Taken but never confirmed: the reader may have
+      // died before showing it, so the runtime keeps the mail (receivers dedupe by id).
+      await unlink(file).catch(() => {});
+      if (await exists(taken)) await unlink(taken).catch(() => {});
+      return 'deferred';
+    },
+    async isAlive(sessionId) {
+      return alive(sessionId);
+    },
+    async interrupt(sessionId): Promise<InterruptOutcome> {
+      const session = parseProcessSessionId(sessionId);
+      if (session === undefined || !isProcessSessionAlive(session)) return 'unknown';
+      return signalGroup(session.pid, 'SIGINT') ? 'interrupted' : 'unknown';
+    },
+    async stopMember(sessionId) {
+      const session = parseProcessSessionId(sessionId);
+      if (session === undefined || !isProcessSessionAlive(session)) return;
+      signalGroup(session.pid, 'SIGTERM');
+      const deadline = Date.now() + stopGraceMs;
+      while (Date.now() < deadline) {
+        if (!isProcessSessionAlive(session)) return;
+        await sleep(50);
+      }
+      signalGroup(session.pid, 'SIGKILL');
+      for (let tries = 0; tries < 40 && isProcessSessionAlive(session); tries += 1) await sleep(25);
+    },
+    attachCommand(sessionId) {
+      if (options.tmux !== true) return undefined;
+      const record = started.get(sessionId);
+      if (record === undefined) return undefined;
+      return ['tail', '-n', '+1', '-F', record.logFile];
+    },
+  };
+  return host;
+}

@@ -1,0 +1,27 @@
+export type { AgentCommandValues } from './agent-command.js';
+export {
+  DEFAULT_AGENT_COMMAND,
+  expandAgentCommand,
+  parseAgentCommand,
+  resolveScriptedAgent,
+  SCRIPTED_AGENT_NAME,
+  scriptedAgentPath,
+} from './agent-command.js';
+export type { ProcessHost, ProcessHostOptions, ProcessMember } from './create-process-host.js';
+export { createProcessHost } from './create-process-host.js';
+export type { Handoff, TakenHandoffs, WaitingMarker } from './member-presence.js';
+export {
+  dropHandoff,
+  handoffFolder,
+  markWaiting,
+  readWaitingMarker,
+  takeHandoffs,
+  takenHandoffPath,
+  waitingMarkerPath,
+} from './member-presence.js';
+export type { ProcessSession } from './process-session.js';
+export {
+  isProcessSessionAlive,
+  parseProcessSessionId,
+  processSessionId,
+} from './process-session.js';

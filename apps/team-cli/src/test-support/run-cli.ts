@@ -1,0 +1,57 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The built CLI the tests run as a subprocess. */
+export const CLI_BIN = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../dist/bin.js',
+);
+
+/** What one CLI run printed and how it ended. */
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: () => Record<string, unknown> & { ok: boolean };
+}
+
+/** Runs `team <args>` with a clean identity environment plus `env`. */
+export function runCli(
+  args: readonly string[],
+  env: Record<string, string | undefined> = {},
+  options: { timeoutMs?: number; cwd?: string } = {},
+): Promise<CliResult> {
+  const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  delete base.TEAMKIT_HOME;
+  delete base.TEAMKIT_RUN;
+  delete base.TEAMKIT_MEMBER;
+  delete base.TMUX;
+  delete base.TMUX_PANE;
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI_BIN, ...args],
+      {
+        env: { ...base, ...env },
+        timeout: options.timeoutMs ?? 30_000,
+        cwd: options.cwd,
+        maxBuffer: 32 * 1024 * 1024,
+      },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+        resolve({ code, stdout, stderr, json: () => JSON.parse(stdout) });
+      },
+    );
+  });
+}
+
+/** A temp Teamkit home, removed by `cleanup`. */
+export async function createTempHome(): Promise<{ home: string; cleanup: () => Promise<void> }> {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'teamkit-cli-test-'));
+  return { home, cleanup: () => rm(home, { recursive: true, force: true, maxRetries: 3 }) };
+}
+
+export { spawn };

@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  type AgentEnvironment,
+  createAgentActions,
+  inboxPollingEnvironment,
+  playLead,
+  playWorker,
+} from '../scripted-agents/index.js';
+
+/**
+ * `teamkit-agent`: a scripted team member that runs as its own process, the way a real
+ * agent CLI would. It reads `TEAMKIT_HOME`, `TEAMKIT_RUN` and `TEAMKIT_MEMBER`, reads and
+ * acknowledges its own inbox, and plays the lead or a worker of the coding team.
+ *
+ *   teamkit-agent [--lead | --role <role>] [--commits | --no-commits] [--script <file.json>]
+ *
+ * A script file is `{ "behaviour": "lead" | "worker", "role"?: string, "commits"?: boolean }`.
+ * Without flags the behaviour and role come from the run: the lead plays the lead, every
+ * other member a worker of its role that commits when it has its own worktree.
+ */
+interface AgentScriptFile {
+  behaviour?: 'lead' | 'worker';
+  role?: string;
+  commits?: boolean;
+  timeoutMs?: number;
+}
+
+const log = (text: string) => process.stdout.write(`[${new Date().toISOString()}] ${text}\n`);
+
+async function markWaiting(env: NodeJS.ProcessEnv): Promise<() => Promise<void>> {
+  // The waiting marker of docs/cli.md: a supervisor counts a member waiting for mail as idle.
+  const home = env.TEAMKIT_HOME ?? '';
+  const file = path.join(
+    home,
+    'runtime',
+    env.TEAMKIT_RUN ?? '',
+    'presence',
+    `${env.TEAMKIT_MEMBER}.json`,
+  );
+  await mkdir(path.dirname(file), { recursive: true });
+  const since = Date.now();
+  const temp = `${file}.${randomUUID()}.tmp`;
+  await writeFile(temp, JSON.stringify({ version: 1, pid: process.pid, since, handoff: false }));
+  await rename(temp, file);
+  return async () => {
+    try {
+      const current = JSON.parse(await readFile(file, 'utf8')) as { pid: number; since: number };
+      if (current.pid === process.pid && current.since === since) await unlink(file);
+    } catch {
+      // Already gone.
+    }
+  };
+}
+
+/** Polls the inbox and records a waiting marker while it blocks. */
+function waitingEnvironment(env: NodeJS.ProcessEnv, signal: AbortSignal): AgentEnvironment {
+  const inner = inboxPollingEnvironment({ env, cwd: process.cwd(), pollMs: 150, signal });
+  return {
+    ...inner,
+    async nextMessages(timeoutMs) {
+      const clear = await markWaiting(env);
+      try {
+        const messages = await inner.nextMessages(timeoutMs);
+        for (const message of messages)
+          log(
+            `mail from ${message.from} (${message.kind}): ${message.summary ?? message.body.slice(0, 60)}`,
+          );
+        return messages;
+      } finally {
+        await clear();
+      }
+    },
+  };
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      lead: { type: 'boolean' },
+      role: { type: 'string' },
+      commits: { type: 'boolean' },
+      'no-commits': { type: 'boolean' },
+      script: { type: 'string' },
+      'timeout-ms': { type: 'string' },
+    },
+    allowPositionals: false,
+  });
+  const script: AgentScriptFile =
+    values.script === undefined
+      ? {}
+      : (JSON.parse(await readFile(values.script, 'utf8')) as AgentScriptFile);
+  const controller = new AbortController();
+  const stop = (signal: string) => {
+    log(`${signal}: exiting`);
+    controller.abort(new Error(signal));
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+
+  const actions = createAgentActions(waitingEnvironment(process.env, controller.signal));
+  const state = await actions.client.state();
+  const me = state.members.find((member) => member.name === actions.name);
+  if (me === undefined) throw new Error(`${actions.name} is not a member of run ${state.runId}`);
+  const behaviour = values.lead
+    ? 'lead'
+    : values.role !== undefined
+      ? 'worker'
+      : (script.behaviour ?? (me.isLead ? 'lead' : 'worker'));
+  const role = values.role ?? script.role ?? me.role;
+  const commits = values['no-commits']
+    ? false
+    : (values.commits ?? script.commits ?? me.worktreePath !== undefined);
+  const timeoutRaw = values['timeout-ms'] ?? script.timeoutMs;
+  const timeoutMs = timeoutRaw === undefined ? undefined : Number(timeoutRaw);
+  log(
+    `${actions.name} starts as ${behaviour === 'lead' ? 'the lead' : `a ${role}`} in ${process.cwd()}`,
+  );
+  if (behaviour === 'lead') {
+    const outcome = await playLead(actions, timeoutMs === undefined ? {} : { timeoutMs });
+    log(
+      `plan done: approved ${outcome.approved.join(', ')}; changes requested on ${outcome.changesRequested.join(', ') || '-'}; shut down ${outcome.shutdownApprovedBy.join(', ')}`,
+    );
+  } else {
+    const outcome = await playWorker(actions, {
+      role,
+      commits,
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    });
+    log(`shutdown approved after tasks ${outcome.done.join(', ') || '-'}`);
+  }
+  return 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);
