@@ -128,7 +128,9 @@ async function main(): Promise<number> {
   // A spare process boots while a trial runs, so a restart does not wait for Node.
   let spare: Worker | undefined;
   const ledger = () => (run as Run).ledger;
-  const spawnWorker = () => startWorker(ledger, (line) => unexpected.push(line));
+  let currentSeed = 0;
+  const spawnWorker = () =>
+    startWorker(ledger, (line) => unexpected.push(`${line} (seed ${currentSeed})`));
 
   const newRun = async (seed: number): Promise<Run> => {
     const names = Array.from({ length: WORKERS }, (_, index) => `m${index + 1}`);
@@ -218,6 +220,7 @@ async function main(): Promise<number> {
     for (let trial = 0; trial < trials; trial++) {
       phase('rejoin and new runs');
       const seed = single ?? baseSeed + trial;
+      currentSeed = seed;
       const random = seededRandom(seed);
       if (run === undefined || run.trials >= TRIALS_PER_RUN || single !== undefined) {
         await newRun(seed);
