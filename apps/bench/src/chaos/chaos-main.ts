@@ -227,6 +227,7 @@ async function main(): Promise<number> {
       }
       const current = run as Run;
       current.trials += 1;
+      phase('rejoin and new runs');
       for (const worker of workers) tell(worker, { cmd: 'go' });
 
       await new Promise((resolve) => setTimeout(resolve, 20 + random() * 230));
