@@ -1,5 +1,5 @@
-/** A small seeded generator (mulberry32), so each claimant's order is reproducible. */
-function seededRandom(seed: number): () => number {
+/** A small seeded generator (mulberry32): claim orders and chaos trials are reproducible by seed. */
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -1,32 +1,56 @@
+import { createTaskList, isTeamkitError, type TaskList } from '@teamkit/team-core';
 import type { ClaimStore, TaskClaimer } from '../baselines/task-claimer.js';
 import type { NotAvailable } from '../not-available.js';
-import { adapterNotWired, findTeamCoreFunctions } from '../team-core-api.js';
-
-const NEEDED = ['createTask', 'claimTask', 'listTasks'] as const;
+import { BENCH_LOCK, BENCH_RUN_ID, ensureBenchRun } from './bench-run.js';
+import { seedTasks } from './seed-tasks.js';
 
 /**
  * Teamkit's task list as the claim figure's parent sees it: `seed(count)` replaces the
- * tasks under `folder` with `count` pending ones (e.g. `createTask`) and returns their
- * ids; `owners()` reads every task's owner back (e.g. `listTasks`) for the audit.
- *
- * Returns {@link NotAvailable} until team-core exports the task list and this adapter
- * is wired.
+ * bench run's task list with `count` pending tasks (see {@link seedTasks});
+ * `owners()` reads every owner back with `listTasks` for the audit.
  */
-export async function createOursClaimStore(_folder: string): Promise<ClaimStore | NotAvailable> {
-  const api = await findTeamCoreFunctions(NEEDED);
-  if ('notAvailable' in api) return api;
-  return adapterNotWired('figures/claim-ours.ts', NEEDED);
+export async function createOursClaimStore(folder: string): Promise<ClaimStore | NotAvailable> {
+  const runId = await ensureBenchRun(folder);
+  const tasks = createTaskList({ home: folder, runId, lock: BENCH_LOCK });
+  return {
+    async seed(count) {
+      const ids = Array.from({ length: count }, (_, index) => String(index + 1));
+      await seedTasks(
+        folder,
+        runId,
+        ids.map((id) => ({ id, blockedBy: [], status: 'pending' })),
+      );
+      return ids;
+    },
+    async owners() {
+      const { tasks: listed, problems } = await tasks.listTasks();
+      if (problems.length > 0) throw new Error(`listTasks reported ${problems.length} problems`);
+      return new Map(listed.map((task) => [task.id, task.owner]));
+    },
+    async close() {},
+  };
 }
 
 /**
- * One claimant process's `claimTask`: resolves true only when this call won the task
- * (false when someone else holds it). Runs inside each of the 8 claim processes.
+ * One claimant process's `claimTask` as member `owner`: resolves true only when this
+ * call won the task; `ALREADY_CLAIMED` (someone else won) resolves false, any other
+ * error fails the round.
  */
 export async function createOursClaimer(
-  _folder: string,
-  _owner: string,
+  folder: string,
+  owner: string,
 ): Promise<TaskClaimer | NotAvailable> {
-  const api = await findTeamCoreFunctions(['claimTask']);
-  if ('notAvailable' in api) return api;
-  return adapterNotWired('figures/claim-ours.ts', ['claimTask']);
+  const tasks: TaskList = createTaskList({ home: folder, runId: BENCH_RUN_ID, lock: BENCH_LOCK });
+  return {
+    async claim(taskId) {
+      try {
+        await tasks.claimTask(owner, taskId);
+        return true;
+      } catch (error) {
+        if (isTeamkitError(error) && error.code === 'ALREADY_CLAIMED') return false;
+        throw error;
+      }
+    },
+    async close() {},
+  };
 }

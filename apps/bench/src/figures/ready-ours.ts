@@ -1,6 +1,8 @@
+import { createTaskList } from '@teamkit/team-core';
 import type { NotAvailable } from '../not-available.js';
-import { adapterNotWired, findTeamCoreFunctions } from '../team-core-api.js';
+import { BENCH_LOCK, ensureBenchRun } from './bench-run.js';
 import type { ReadyQueueTask } from './ready.js';
+import { seedTasks } from './seed-tasks.js';
 
 /** Teamkit's task list as the ready-queue figure uses it. */
 export interface ReadySubject {
@@ -11,16 +13,21 @@ export interface ReadySubject {
   close(): Promise<void>;
 }
 
-const NEEDED = ['createTask', 'readyTasks'] as const;
-
-/**
- * Teamkit's ready queue over a large task list under `folder`. Returns
- * {@link NotAvailable} until team-core exports the task list and this adapter is wired.
- */
-export async function createOursReadySubject(
-  _folder: string,
-): Promise<ReadySubject | NotAvailable> {
-  const api = await findTeamCoreFunctions(NEEDED);
-  if ('notAvailable' in api) return api;
-  return adapterNotWired('figures/ready-ours.ts', NEEDED);
+/** Teamkit's ready queue over a large task list with dependencies, in a bench run under `folder`. */
+export async function createOursReadySubject(folder: string): Promise<ReadySubject | NotAvailable> {
+  const runId = await ensureBenchRun(folder);
+  const tasks = createTaskList({ home: folder, runId, lock: BENCH_LOCK });
+  return {
+    async seed(fixture) {
+      await seedTasks(
+        folder,
+        runId,
+        fixture.map((task) => ({ id: task.id, blockedBy: task.dependsOn, status: task.status })),
+      );
+    },
+    async readyTasks() {
+      return (await tasks.readyTasks()).length;
+    },
+    async close() {},
+  };
 }

@@ -169,12 +169,27 @@ export function createMailbox(options: MailboxOptions): Mailbox {
     return (await store.stat(file)) !== undefined;
   }
 
-  async function pendingBytes(inbox: string): Promise<number> {
+  // A pending message file never changes (it is linked into place once, then only
+  // renamed), so its size is stat'ed once and remembered by file name for as long as the
+  // name stays in the listing; a name that leaves it is forgotten at once.
+  const pendingSizes = new Map<string, Map<string, number>>();
+
+  async function pendingBytes(inbox: string, names: readonly string[]): Promise<number> {
+    const known = pendingSizes.get(inbox) ?? new Map<string, number>();
+    const current = new Map<string, number>();
     let total = 0;
-    for (const name of await store.list(inbox)) {
+    for (const name of names) {
       if (unreadIdOf(name) === undefined && reservedIdOf(name) === undefined) continue;
-      total += (await store.stat(path.join(inbox, name)))?.size ?? 0;
+      let size = known.get(name);
+      if (size === undefined) {
+        const info = await store.stat(path.join(inbox, name));
+        if (info === undefined) continue;
+        size = info.size;
+      }
+      current.set(name, size);
+      total += size;
     }
+    pendingSizes.set(inbox, current);
     return total;
   }
 
@@ -190,8 +205,14 @@ export function createMailbox(options: MailboxOptions): Mailbox {
     try {
       await withInboxLock(recipient, async () => {
         const files = messageFiles(inbox, message.messageId);
+        // One listing (taken under the lock, so it is exact) answers both the duplicate
+        // check for unread and reserved copies and the unread cap.
+        const names = await store.list(inbox);
+        const listed = new Set(names);
+        const present = async (file: string) =>
+          file === files.processed ? exists(file) : listed.has(path.basename(file));
         for (const file of [files.unread, files.reserved, files.processed]) {
-          if (await exists(file)) {
+          if (await present(file)) {
             throw new TeamkitError(
               'DUPLICATE_MESSAGE_ID',
               `Message ${message.messageId} already exists in ${recipient}'s inbox; nothing was written. Use a new id.`,
@@ -200,7 +221,7 @@ export function createMailbox(options: MailboxOptions): Mailbox {
           }
         }
         const cap = state.policy.unreadMaxBytes;
-        const unread = await pendingBytes(inbox);
+        const unread = await pendingBytes(inbox, names);
         if (unread + bytes > cap) {
           throw new TeamkitError(
             'RECIPIENT_BACKPRESSURE',

@@ -1,6 +1,7 @@
-import path from 'node:path';
+import { watch } from 'node:fs';
 import type { Message } from '../schema/index.js';
 import type { UnreadListing } from './create-mailbox.js';
+import { unreadIdOf } from './inbox-layout.js';
 
 /** Tuning for {@link Mailbox.watchInbox}. */
 export interface InboxWatchOptions {
@@ -11,7 +12,7 @@ export interface InboxWatchOptions {
 }
 
 /**
- * Watches `inbox` with chokidar and lists it on every event and on a timer; reports each
+ * Watches `inbox` with `fs.watch` and lists it on every event and on a timer; reports each
  * unread message once while it stays unread (again if it is released back later).
  */
 export async function watchInboxWith(
@@ -62,23 +63,17 @@ export async function watchInboxWith(
     });
   }
 
-  // Loaded on first use: most processes that send or claim never watch.
-  const { watch } = await import('chokidar');
-  const watcher = watch(inbox, {
-    depth: 0,
-    ignoreInitial: true,
-    ignored: (entry: string) => {
-      if (path.resolve(entry) === path.resolve(inbox)) return false;
-      const name = path.basename(entry);
-      return name.startsWith('.') || name === 'processed';
-    },
+  // One folder, no recursion: Node's own watcher (inotify on Linux) is enough, and the
+  // reconcile timer below catches whatever it misses.
+  const watcher = watch(inbox, { persistent: true }, (_event, name) => {
+    if (name === null || name.startsWith('.') || name === 'processed') return;
+    const id = unreadIdOf(name);
+    // A name this watcher already reported is that message leaving (reserved or
+    // acknowledged); the next timed reconcile notices it anyway.
+    if (id !== undefined && reported.has(id)) return;
+    reconcile();
   });
-  watcher.on('add', reconcile);
-  watcher.on('change', reconcile);
   watcher.on('error', report);
-  await new Promise<void>((resolve) => {
-    watcher.once('ready', () => resolve());
-  });
   const timer = setInterval(reconcile, options.reconcileIntervalMs ?? 1_000);
   reconcile();
 
@@ -86,7 +81,7 @@ export async function watchInboxWith(
     if (closed) return;
     closed = true;
     clearInterval(timer);
-    await watcher.close().catch(report);
+    watcher.close();
     await running;
   };
 }

@@ -122,7 +122,6 @@ export async function acquireLock(
   const staleMs = Math.max(options.staleMs ?? DEFAULT_STALE_MS, 2_000);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const lockFolder = lockFolderOf(target);
-  await mkdir(path.dirname(target), { recursive: true });
 
   let compromise: Error | undefined;
   let released = false;
@@ -213,7 +212,13 @@ export async function acquireLock(
         },
       };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      // The folder that holds the lock is created on demand, not checked before each lock.
+      if (code === 'ENOENT') {
+        await mkdir(path.dirname(lockFolder), { recursive: true });
+        continue;
+      }
+      if (code !== 'ELOCKED') throw error;
     }
     const age = await ageOf(lockFolder);
     if (age !== undefined && age > staleMs) {

@@ -14,6 +14,17 @@ export interface StagedFile {
   discard(): Promise<void>;
 }
 
+// The folder almost always exists, so it is created only when the create says it is missing.
+async function openExclusive(file: string) {
+  try {
+    return await open(file, 'wx');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await mkdir(path.dirname(file), { recursive: true });
+    return open(file, 'wx');
+  }
+}
+
 /**
  * Writes and fsyncs `data` to a dot-prefixed temp file in `directory`, so the slow part
  * of a create happens before any lock is taken; {@link StagedFile.publish} then makes it
@@ -21,9 +32,8 @@ export interface StagedFile {
  * folder afterwards (see `fsyncDirectory`).
  */
 export async function stageFile(directory: string, data: string | Buffer): Promise<StagedFile> {
-  await mkdir(directory, { recursive: true });
   const temp = path.join(directory, `.tmp-${randomUUID()}`);
-  const handle = await open(temp, 'wx');
+  const handle = await openExclusive(temp);
   try {
     await handle.writeFile(data);
     await handle.sync();

@@ -128,8 +128,14 @@ export function createFileStore(options: FileStoreOptions = {}): TeamkitStore {
       await mkdir(folder, { recursive: true });
     },
     async appendLine(file, line) {
-      await mkdir(path.dirname(file), { recursive: true });
-      await appendFile(file, `${line}\n`, { flag: 'a' });
+      try {
+        await appendFile(file, `${line}\n`, { flag: 'a' });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        // Only the first line of a log finds its folder missing.
+        await mkdir(path.dirname(file), { recursive: true });
+        await appendFile(file, `${line}\n`, { flag: 'a' });
+      }
     },
     withLock(file, fn, lockOptions) {
       return withLock(file, fn, { ...options.lock, ...lockOptions });

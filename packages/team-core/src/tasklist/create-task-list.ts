@@ -439,14 +439,21 @@ export function createTaskList(options: TaskListOptions): TaskList {
           { details: { caller, status: member.status } },
         );
       }
+      const alreadyClaimed = (task: Task) =>
+        new TeamkitError(
+          'ALREADY_CLAIMED',
+          `Task ${id} is already ${task.status} by ${task.owner ?? 'someone'}.`,
+          { details: { taskId: id, owner: task.owner ?? null, status: task.status } },
+        );
+      // A claim that loses needs no lock: task files are replaced atomically, so a read
+      // that shows the task held is a moment at which the claim was truly lost. Only a
+      // claim that may win takes the lock and decides on a fresh read under it.
+      const seen = await requireTask(id);
+      if (seen.status === 'claimed' || seen.status === 'in_progress') throw alreadyClaimed(seen);
       return withTaskLocks([id], async (locks) => {
         const task = await requireTask(id);
         if (task.status === 'claimed' || task.status === 'in_progress') {
-          throw new TeamkitError(
-            'ALREADY_CLAIMED',
-            `Task ${id} is already ${task.status} by ${task.owner ?? 'someone'}.`,
-            { details: { taskId: id, owner: task.owner ?? null, status: task.status } },
-          );
+          throw alreadyClaimed(task);
         }
         assertTaskTransition(id, task.status, 'claimed');
         if (task.owner !== undefined && task.owner !== caller) {

@@ -1,0 +1,87 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  createMailbox,
+  createRunState,
+  createTaskList,
+  runPaths,
+  TeamSpecSchema,
+  transitionMember,
+  transitionRun,
+} from '@teamkit/team-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ChaosLedger, checkRunInvariants } from './run-invariants.js';
+
+let home: string;
+let runId: string;
+let ledger: ChaosLedger;
+
+beforeEach(async () => {
+  home = await mkdtemp(path.join(os.tmpdir(), 'teamkit-invariants-'));
+  const spec = TeamSpecSchema.parse({
+    id: 'checker-team',
+    name: 'Checker team',
+    lead: 'lead',
+    members: ['lead', 'm1', 'm2'].map((name) => ({ name, role: name, prompt: `You are ${name}.` })),
+  });
+  runId = (await createRunState(home, { spec, teamSource: { scope: 'inline' }, hostId: 'test' }))
+    .runId;
+  await transitionRun(home, runId, 'active');
+  for (const member of ['m1', 'm2']) {
+    await transitionMember(home, runId, member, 'running', { sessionId: `pid:${member}` });
+  }
+  const tasks = createTaskList({ home, runId });
+  await tasks.createTask('lead', { subject: 'first' });
+  await tasks.createTask('lead', { subject: 'second', blockedBy: ['1'] });
+  await tasks.claimTask('m1', '1');
+  ledger = new ChaosLedger();
+  ledger.record('m1', 'claimed 1');
+  const sent = await createMailbox({ home, runId }).sendMessage({
+    from: 'm1',
+    to: 'm2',
+    body: 'hello',
+  });
+  ledger.record('m1', `sent m2 ${sent.messageId}`);
+});
+afterEach(() => rm(home, { recursive: true, force: true }));
+
+const check = () => checkRunInvariants({ home, runId, ledger, alive: ['m1', 'm2'], dead: [] });
+
+describe('the chaos invariant checker', () => {
+  it('passes a healthy run', async () => {
+    expect(await check()).toEqual({ messages: [], files: [], tasks: [], 'run-state': [] });
+  });
+
+  it('detects a torn file', async () => {
+    const file = runPaths(home, runId).task('2');
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.slice(0, text.length / 2));
+    expect((await check()).files).toEqual([expect.stringContaining('is torn')]);
+  });
+
+  it('detects a task claimed by a second member while the first still held it', async () => {
+    ledger.record('m2', 'claimed 1');
+    expect((await check()).tasks).toContainEqual(expect.stringContaining('while m1 still held it'));
+  });
+
+  it('detects a dependency that is not symmetric', async () => {
+    const file = runPaths(home, runId).task('1');
+    const task = JSON.parse(await readFile(file, 'utf8'));
+    await writeFile(file, JSON.stringify({ ...task, blocks: [] }));
+    expect((await check()).tasks).toEqual([expect.stringContaining('does not block it back')]);
+  });
+
+  it('detects a lost message and a task kept by a dead member', async () => {
+    ledger.record('m1', `sent m2 ${crypto.randomUUID()}`);
+    const report = await checkRunInvariants({ home, runId, ledger, alive: ['m2'], dead: ['m1'] });
+    expect(report.messages).toEqual([expect.stringContaining('is in no place')]);
+    expect(report.tasks).toEqual([expect.stringContaining('whose process died')]);
+    expect(report['run-state']).toEqual(['m1 was killed but is running']);
+  });
+
+  it('detects a logged move the status machine forbids', async () => {
+    ledger.record('m1', 'status 1 pending completed');
+    expect((await check()).tasks).toEqual([expect.stringContaining('forbids')]);
+  });
+});

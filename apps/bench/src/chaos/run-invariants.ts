@@ -1,0 +1,259 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  canTaskTransition,
+  canTransitionMember,
+  canTransitionRun,
+  type MemberStatus,
+  MessageSchema,
+  type RunStatus,
+  RuntimeStateSchema,
+  runPaths,
+  type Task,
+  TaskSchema,
+  type TaskStatus,
+} from '@teamkit/team-core';
+
+/** The four families of invariants a chaos trial checks. */
+export type InvariantName = 'messages' | 'files' | 'tasks' | 'run-state';
+
+/** Every invariant family with the violations found (an empty list means it held). */
+export type InvariantReport = Record<InvariantName, string[]>;
+
+/**
+ * What the workers reported, in the order the harness read it: a line is logged only
+ * after the operation it names resolved, so the ledger is a lower bound of what happened.
+ */
+export class ChaosLedger {
+  /** Message id -> recipient, for every message whose send resolved. */
+  readonly sent = new Map<string, string>();
+  /** Task id -> the member that holds it according to the logged claims and releases. */
+  readonly holders = new Map<string, string>();
+  /** Violations seen while the log was read (double claims, illegal logged moves). */
+  readonly violations: { name: InvariantName; message: string }[] = [];
+
+  /** Records one stdout line of `member`'s worker. */
+  record(member: string, line: string): void {
+    const [kind, first, second, third] = line.split(' ');
+    if (kind === 'sent' && first !== undefined && second !== undefined) {
+      this.sent.set(second, first);
+    } else if (kind === 'claimed' && first !== undefined) {
+      const holder = this.holders.get(first);
+      if (holder !== undefined && holder !== member) {
+        this.violations.push({
+          name: 'tasks',
+          message: `task ${first} claimed by ${member} while ${holder} still held it`,
+        });
+      }
+      this.holders.set(first, member);
+    } else if (kind === 'status' && first !== undefined && second !== undefined) {
+      const from = second as TaskStatus;
+      const to = third as TaskStatus;
+      if (!canTaskTransition(from, to)) {
+        this.violations.push({
+          name: 'tasks',
+          message: `${member} moved task ${first} ${from} -> ${to}, which the status machine forbids`,
+        });
+      }
+      if (to === 'pending' && (from === 'claimed' || from === 'in_progress')) {
+        this.holders.delete(first);
+      }
+    }
+  }
+
+  /** A dead member's tasks were released by resume: it holds nothing any more. */
+  forget(member: string): void {
+    for (const [task, holder] of this.holders) if (holder === member) this.holders.delete(task);
+  }
+}
+
+/** What the checker needs besides the files: the ledger and who is alive. */
+export interface InvariantInput {
+  home: string;
+  runId: string;
+  ledger: ChaosLedger;
+  /** Worker members whose process runs. */
+  alive: readonly string[];
+  /** Worker members whose process was killed (this trial and earlier ones). */
+  dead: readonly string[];
+}
+
+async function list(folder: string): Promise<string[]> {
+  return readdir(folder).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+}
+
+async function walkJson(folder: string, found: string[]): Promise<void> {
+  for (const entry of await readdir(folder, { withFileTypes: true })) {
+    const full = path.join(folder, entry.name);
+    if (entry.isDirectory()) {
+      if (!entry.name.endsWith('.lock') && !entry.name.endsWith('.takeover')) {
+        await walkJson(full, found);
+      }
+    } else if (entry.name.endsWith('.json')) {
+      found.push(full);
+    }
+  }
+}
+
+const DONE_ONCE: readonly TaskStatus[] = ['completed', 'in_review', 'approved'];
+const HELD: readonly TaskStatus[] = ['claimed', 'in_progress'];
+
+/**
+ * Checks one run after a kill and a resume, with every live worker paused: every file
+ * parses against its schema, every logged message sits in exactly one place and none is
+ * reserved, tasks have one legal owner and symmetric edges, and the run state is legal
+ * and agrees with which processes live.
+ */
+export async function checkRunInvariants(input: InvariantInput): Promise<InvariantReport> {
+  const report: InvariantReport = { messages: [], files: [], tasks: [], 'run-state': [] };
+  for (const { name, message } of input.ledger.violations) report[name].push(message);
+  const paths = runPaths(input.home, input.runId);
+
+  const tasks = new Map<string, Task>();
+  let stateText: string | undefined;
+  const files: string[] = [];
+  await walkJson(paths.root, files);
+  for (const file of files) {
+    const relative = path.relative(paths.root, file);
+    let value: unknown;
+    try {
+      value = JSON.parse(await readFile(file, 'utf8'));
+    } catch (error) {
+      report.files.push(`${relative} is torn: ${(error as Error).message}`);
+      continue;
+    }
+    const schema =
+      relative === 'state.json'
+        ? RuntimeStateSchema
+        : relative.startsWith(`tasks${path.sep}`)
+          ? TaskSchema
+          : relative.startsWith(`inboxes${path.sep}`)
+            ? MessageSchema
+            : undefined;
+    if (schema === undefined) {
+      report.files.push(`${relative} is a document nobody owns`);
+      continue;
+    }
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      report.files.push(`${relative} fails its schema: ${parsed.error.issues[0]?.message}`);
+      continue;
+    }
+    if (schema === TaskSchema) tasks.set((parsed.data as Task).id, parsed.data as Task);
+    if (relative === 'state.json') stateText = JSON.stringify(value);
+  }
+
+  // messages
+  const places = new Map<string, string[]>();
+  for (const member of await list(paths.inboxes)) {
+    if (member.startsWith('.') || member.endsWith('.lock')) continue;
+    const inbox = paths.inbox(member);
+    for (const name of await list(inbox)) {
+      const reserved = /^\.delivering-(.+)\.json$/.exec(name)?.[1];
+      const unread = /^([0-9a-f-]{36})\.json$/.exec(name)?.[1];
+      const id = reserved ?? unread;
+      if (id === undefined) continue;
+      if (reserved !== undefined) {
+        report.messages.push(`${member}'s message ${id} is still reserved after reclaim`);
+      }
+      places.set(id, [...(places.get(id) ?? []), `${member}/${reserved ? 'reserved' : 'unread'}`]);
+    }
+    for (const name of await list(path.join(inbox, 'processed'))) {
+      const id = /^([0-9a-f-]{36})\.json$/.exec(name)?.[1];
+      if (id !== undefined) places.set(id, [...(places.get(id) ?? []), `${member}/processed`]);
+    }
+  }
+  for (const [id, recipient] of input.ledger.sent) {
+    const where = places.get(id) ?? [];
+    const mine = where.filter((place) => place.startsWith(`${recipient}/`));
+    if (mine.length !== 1 || where.length !== 1) {
+      report.messages.push(
+        `message ${id} to ${recipient} was sent but is in ${where.length === 0 ? 'no place' : where.join(' and ')}`,
+      );
+    }
+  }
+  for (const [id, where] of places) {
+    if (where.length > 1) report.messages.push(`message ${id} is in ${where.join(' and ')}`);
+  }
+
+  // tasks
+  for (const task of tasks.values()) {
+    if (task.status === 'deleted') continue;
+    for (const blocker of task.blockedBy) {
+      const other = tasks.get(blocker);
+      if (other === undefined || !other.blocks.includes(task.id)) {
+        report.tasks.push(`task ${task.id} is blocked by ${blocker}, which does not block it back`);
+      }
+      if (
+        DONE_ONCE.includes(task.status) &&
+        (other === undefined || !DONE_ONCE.includes(other.status))
+      ) {
+        report.tasks.push(
+          `task ${task.id} is ${task.status} while its blocker ${blocker} is ${other?.status ?? 'missing'}`,
+        );
+      }
+    }
+    for (const blocked of task.blocks) {
+      if (!tasks.get(blocked)?.blockedBy.includes(task.id)) {
+        report.tasks.push(`task ${task.id} blocks ${blocked}, which is not blocked by it`);
+      }
+    }
+    if (HELD.includes(task.status)) {
+      if (task.owner === undefined)
+        report.tasks.push(`task ${task.id} is ${task.status} without an owner`);
+      else if (input.dead.includes(task.owner)) {
+        report.tasks.push(
+          `task ${task.id} is still ${task.status} by ${task.owner}, whose process died`,
+        );
+      }
+    }
+    const holder = input.ledger.holders.get(task.id);
+    if (holder !== undefined && task.owner !== holder) {
+      report.tasks.push(
+        `task ${task.id} was last claimed by ${holder} but is owned by ${task.owner ?? 'nobody'}`,
+      );
+    }
+  }
+
+  // run state
+  if (stateText === undefined) {
+    report['run-state'].push('state.json is missing or invalid');
+  } else {
+    const state = RuntimeStateSchema.parse(JSON.parse(stateText));
+    if (state.status !== 'active')
+      report['run-state'].push(`the run is ${state.status}, not active`);
+    for (const member of state.members) {
+      if (input.dead.includes(member.name) && !['errored', 'terminated'].includes(member.status)) {
+        report['run-state'].push(`${member.name} was killed but is ${member.status}`);
+      }
+      if (input.alive.includes(member.name) && !['running', 'idle'].includes(member.status)) {
+        report['run-state'].push(`${member.name} is alive but ${member.status}`);
+      }
+    }
+  }
+  const eventsText = await readFile(paths.events, 'utf8').catch(() => '');
+  for (const line of eventsText.split('\n')) {
+    if (line === '') continue;
+    let event: { type?: string; ids?: string[]; data?: { from?: string | null; to?: string } };
+    try {
+      event = JSON.parse(line);
+    } catch {
+      report.files.push(`events.jsonl has a torn line: ${line.slice(0, 60)}`);
+      continue;
+    }
+    const { from, to } = event.data ?? {};
+    if (event.type === 'member.status' && from && to) {
+      if (!canTransitionMember(from as MemberStatus, to as MemberStatus)) {
+        report['run-state'].push(`${event.ids?.[0]} moved ${from} -> ${to}`);
+      }
+    } else if (event.type === 'run.status' && from && to) {
+      if (!canTransitionRun(from as RunStatus, to as RunStatus)) {
+        report['run-state'].push(`the run moved ${from} -> ${to}`);
+      }
+    }
+  }
+  return report;
+}
