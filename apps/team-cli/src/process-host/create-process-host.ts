@@ -10,6 +10,7 @@ import {
   TEAM_HOST_SPECIFICATION_VERSION,
   type TeamHostV1,
   TeamkitError,
+  type TmuxRunner,
 } from '@teamkit/team-core';
 import {
   DEFAULT_AGENT_COMMAND,
@@ -23,14 +24,19 @@ import {
   parseProcessSessionId,
   processSessionId,
 } from './process-session.js';
+import { startMemberInPane } from './tmux-member-pane.js';
 
 /** Options for {@link createProcessHost}. */
 export interface ProcessHostOptions {
   home: string;
   /** The `--agent-cmd` template; default `teamkit-agent` (the scripted agent). */
   agentCommand?: string;
-  /** Show members in tmux panes (each pane follows its member's output). */
-  tmux?: boolean;
+  /**
+   * Run each member as the process of its own tmux pane (an interactive agent CLI gets a
+   * terminal): inside tmux the caller's window is split, else a detached session per run.
+   * Without it, members run in the background with output to their log file.
+   */
+  tmux?: { runner: TmuxRunner; callerPaneId?: string };
   /** How long `stopMember` waits after SIGTERM before SIGKILL; default 3000 ms. */
   stopGraceMs?: number;
   /** How long `deliver` waits for a waiting `team inbox --wait` to take a handoff; default 3000 ms. */
@@ -45,6 +51,8 @@ export interface ProcessMember {
   member: string;
   argv: string[];
   logFile: string;
+  /** The tmux pane the member runs in, in tmux mode. */
+  paneId?: string;
   /** The exit code (or signal) once the process ended, when this process saw it end. */
   exit?: { code: number | null; signal: NodeJS.Signals | null };
 }
@@ -117,6 +125,38 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
       const argv = commandFor(input, promptFile);
       const logFile = path.join(root, 'logs', `${input.member.name}.log`);
       mkdirSync(path.dirname(logFile), { recursive: true });
+      if (options.tmux !== undefined) {
+        const startedAt = Date.now();
+        const pane = await startMemberInPane({
+          runner: options.tmux.runner,
+          runId: input.runId,
+          member: input.member.name,
+          ...(input.member.color === undefined ? {} : { color: input.member.color }),
+          cwd: input.cwd,
+          env: input.env,
+          argv,
+          ...(options.tmux.callerPaneId === undefined
+            ? {}
+            : { callerPaneId: options.tmux.callerPaneId }),
+          logFile,
+        });
+        // Whoever supervises the run later starts waiting members the same way.
+        await writeFile(
+          path.join(root, 'member-panes.json'),
+          `${JSON.stringify({ version: 1, socket: options.tmux.runner.socket ?? null, callerPaneId: options.tmux.callerPaneId ?? null })}\n`,
+        );
+        const sessionId = processSessionId(pane.pid, startedAt);
+        started.set(sessionId, {
+          sessionId,
+          pid: pane.pid,
+          runId: input.runId,
+          member: input.member.name,
+          argv,
+          logFile,
+          paneId: pane.paneId,
+        });
+        return { sessionId };
+      }
       const log = openSync(logFile, 'a');
       const startedAt = Date.now();
       let child: ReturnType<typeof spawn>;
@@ -205,9 +245,9 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
       for (let tries = 0; tries < 40 && isProcessSessionAlive(session); tries += 1) await sleep(25);
     },
     attachCommand(sessionId) {
-      if (options.tmux !== true) return undefined;
+      // In tmux mode the member already runs in its own pane; otherwise a pane can follow its log.
       const record = started.get(sessionId);
-      if (record === undefined) return undefined;
+      if (record === undefined || record.paneId !== undefined) return undefined;
       return ['tail', '-n', '+1', '-F', record.logFile];
     },
   };

@@ -5,4 +5,6 @@ declare module 'shell-quote' {
     command: string,
     env?: Record<string, string | undefined> | ((key: string) => string | undefined),
   ): ParseEntry[];
+  /** Quotes each argument for a POSIX shell and joins them with spaces. */
+  export function quote(args: readonly string[]): string;
 }

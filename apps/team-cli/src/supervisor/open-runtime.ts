@@ -14,28 +14,63 @@ export interface OpenProcessRuntimeOptions {
   state?: RuntimeState;
 }
 
+/** Where a run's members were given tmux panes (written by the process host in tmux mode). */
+async function readMemberPanes(
+  home: string,
+  runId: string,
+): Promise<{ socket: string | null; callerPaneId: string | null } | undefined> {
+  const { readFile } = await import('node:fs/promises');
+  const { runPaths } = await import('@teamkit/team-core');
+  try {
+    const parsed = JSON.parse(
+      await readFile(`${runPaths(home, runId).root}/member-panes.json`, 'utf8'),
+    ) as {
+      socket?: unknown;
+      callerPaneId?: unknown;
+    };
+    return {
+      socket: typeof parsed.socket === 'string' ? parsed.socket : null,
+      callerPaneId: typeof parsed.callerPaneId === 'string' ? parsed.callerPaneId : null,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+function socketOptions(socket: string | undefined): { socketPath?: string; socketName?: string } {
+  if (socket === undefined) return {};
+  return socket.includes('/') ? { socketPath: socket } : { socketName: socket };
+}
+
 /** The runtime over the process host, as the `team` commands use it. */
 export async function openProcessRuntime(
   options: OpenProcessRuntimeOptions,
 ): Promise<{ runtime: TeamRuntime; host: ProcessHost }> {
   const { createTeamRuntime, createTmuxRunner } = await import('@teamkit/team-core');
   let runner: TmuxRunner | undefined;
+  let callerPaneId = options.env.TMUX_PANE || undefined;
+  const panes =
+    options.state === undefined
+      ? undefined
+      : await readMemberPanes(options.home, options.state.runId);
   if (typeof options.tmux === 'object') runner = options.tmux;
   else if (options.tmux === true) runner = createTmuxRunner();
-  else if (options.state?.tmuxLayout !== undefined) {
-    const socket = options.state.tmuxLayout.socket;
-    runner = createTmuxRunner(
-      socket === undefined
-        ? {}
-        : socket.includes('/')
-          ? { socketPath: socket }
-          : { socketName: socket },
-    );
+  else if (panes !== undefined) {
+    runner = createTmuxRunner(socketOptions(panes.socket ?? undefined));
+    callerPaneId = panes.callerPaneId ?? undefined;
+  } else if (options.state?.tmuxLayout !== undefined) {
+    runner = createTmuxRunner(socketOptions(options.state.tmuxLayout.socket));
   }
+  // With tmux, members run in their own panes (the host lays them out); the runtime's
+  // layout of attach panes is only for recorded layouts of older runs.
   const host = createProcessHost({
     home: options.home,
     ...(options.agentCommand === undefined ? {} : { agentCommand: options.agentCommand }),
-    tmux: runner !== undefined,
+    ...(runner === undefined ||
+    (options.tmux === undefined && panes === undefined) ||
+    options.tmux === false
+      ? {}
+      : { tmux: { runner, ...(callerPaneId === undefined ? {} : { callerPaneId }) } }),
   });
   const runtime = await createTeamRuntime({
     home: options.home,
@@ -44,7 +79,7 @@ export async function openProcessRuntime(
     channel: 'cli',
     resumeOnStart: options.resumeOnStart ?? false,
     ...(options.project === undefined ? {} : { project: options.project }),
-    ...(runner === undefined
+    ...(runner === undefined || options.state?.tmuxLayout === undefined
       ? {}
       : {
           tmux: {

@@ -84,7 +84,7 @@ export const demoCommand: CommandHandler = async (context, _args, options) => {
     const result = await runtime.startRun('coding-team', { repo });
     runId = result.runId;
     output.note(
-      `Run ${runId.slice(0, 8)} started: ${result.spawned.join(', ')}${result.waiting.length > 0 ? `; waiting for the parallel bound: ${result.waiting.join(', ')}` : ''}; members ${tmux ? `in tmux panes (${result.layout.status})` : 'in the background'}.`,
+      `Run ${runId.slice(0, 8)} started: ${result.spawned.join(', ')}${result.waiting.length > 0 ? `; waiting for the parallel bound: ${result.waiting.join(', ')}` : ''}; members ${tmux ? 'in their own tmux panes' : 'in the background'}.`,
     );
 
     const { renderDashboard } = await import('../../dashboard/render-dashboard.js');

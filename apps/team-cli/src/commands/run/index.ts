@@ -24,7 +24,7 @@ export const runStartCommand: CommandHandler = async (context, [team], options) 
     team: result.state.teamName,
     spawned: result.spawned,
     waiting: result.waiting,
-    layout: result.layout,
+    mode: tmux ? 'tmux' : 'background',
   };
   if (options.attach === true) {
     output.note(`Run ${result.runId} started; supervising (Ctrl-C leaves it running).`);
@@ -46,7 +46,7 @@ export const runStartCommand: CommandHandler = async (context, [team], options) 
     [
       `${output.style('green', 'started')} ${summary.team} run ${output.style('bold', result.runId)}`,
       `  members: ${result.spawned.join(', ') || '-'}${result.waiting.length > 0 ? `; waiting: ${result.waiting.join(', ')}` : ''}`,
-      `  tmux: ${result.layout.status}${result.layout.reason ? ` (${result.layout.reason})` : ''}`,
+      `  members run ${tmux ? 'in their own tmux panes' : 'in the background (logs in runtime/<run>/logs/)'}`,
       `  follow it: team dashboard ${result.runId.slice(0, 8)}`,
     ].join('\n'),
   );

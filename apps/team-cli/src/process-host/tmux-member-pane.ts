@@ -1,0 +1,159 @@
+import {
+  layoutSessionName,
+  PANE_COLOR_OPTION,
+  PANE_MEMBER_OPTION,
+  PANE_RUN_OPTION,
+  paneCommand,
+  SESSION_RUN_OPTION,
+  TeamkitError,
+  type TmuxRunner,
+} from '@teamkit/team-core';
+import { quote } from 'shell-quote';
+
+/** Where a member's pane goes and what runs in it. */
+export interface MemberPaneInput {
+  runner: TmuxRunner;
+  runId: string;
+  member: string;
+  color?: string;
+  cwd: string;
+  /** Variables the member needs on top of the tmux server's environment (`TEAMKIT_*`). */
+  env: Record<string, string>;
+  argv: string[];
+  /** The caller's pane (`TMUX_PANE`): its window is split. Absent: a detached session per run. */
+  callerPaneId?: string;
+  /** A file that also receives everything the pane prints. */
+  logFile: string;
+}
+
+/** The pane a member runs in, and the pid of the member process (the pane's own process). */
+export interface MemberPane {
+  paneId: string;
+  pid: number;
+}
+
+const PANE_LINE = /^(%[0-9]+)\t([1-9][0-9]*)$/;
+
+async function panesOfRun(
+  runner: TmuxRunner,
+  runId: string,
+): Promise<{ paneId: string; windowId: string }[]> {
+  const result = await runner.tryRun([
+    'list-panes',
+    '-a',
+    '-F',
+    `#{pane_id}\t#{window_id}\t#{${PANE_RUN_OPTION}}`,
+  ]);
+  if (result.exitCode !== 0) return [];
+  return result.stdout
+    .split('\n')
+    .map((line) => line.split('\t'))
+    .filter(([, , run]) => run === runId)
+    .map(([paneId = '', windowId = '']) => ({ paneId, windowId }));
+}
+
+/**
+ * Starts a member's command as the process of its own tmux pane, so an interactive agent
+ * CLI gets a real terminal and the user watches it work. Inside tmux the caller's window
+ * is split (`main-vertical`, the caller keeping ~30%); outside, the run gets a detached
+ * session `teamkit-<run-short>` laid out `tiled`. The pane's process is the member: it
+ * execs the command, so its pid is the member's pid and the pane closes when it exits.
+ * Every tmux call names its target; the command is quoted for the pane's shell.
+ */
+export function startMemberInPane(input: MemberPaneInput): Promise<MemberPane> {
+  const { runner } = input;
+  return runner.serialize(async () => {
+    const command = paneCommand([
+      'env',
+      ...Object.entries(input.env).map(([key, value]) => `${key}=${value}`),
+      ...input.argv,
+    ]);
+    const format = ['-P', '-F', '#{pane_id}\t#{pane_pid}'];
+    const existing = await panesOfRun(runner, input.runId);
+    let output: string;
+    let windowTarget: string | undefined;
+    let layout: 'main-vertical' | 'tiled';
+    if (input.callerPaneId !== undefined) {
+      const last = existing.at(-1);
+      const direction = existing.length % 2 === 0 ? '-h' : '-v';
+      output = await runner.run([
+        'split-window',
+        direction,
+        '-d',
+        '-t',
+        last?.paneId ?? input.callerPaneId,
+        ...format,
+        '-c',
+        input.cwd,
+        '--',
+        ...command,
+      ]);
+      layout = 'main-vertical';
+      windowTarget = last?.windowId ?? input.callerPaneId;
+    } else {
+      const session = layoutSessionName(input.runId);
+      const hasSession = (await runner.tryRun(['has-session', '-t', `=${session}`])).exitCode === 0;
+      if (hasSession) {
+        output = await runner.run([
+          'split-window',
+          '-d',
+          '-t',
+          `=${session}:`,
+          ...format,
+          '-c',
+          input.cwd,
+          '--',
+          ...command,
+        ]);
+      } else {
+        output = await runner.run([
+          'new-session',
+          '-d',
+          '-s',
+          session,
+          '-x',
+          '200',
+          '-y',
+          '50',
+          ...format,
+          '-c',
+          input.cwd,
+          '--',
+          ...command,
+        ]);
+        await runner.run(['set-option', '-t', `=${session}:`, SESSION_RUN_OPTION, input.runId]);
+        await runner.run(['set-option', '-w', '-t', `=${session}:`, 'pane-border-status', 'top']);
+      }
+      layout = 'tiled';
+      windowTarget = `=${session}:`;
+    }
+    const match = PANE_LINE.exec(output.trim());
+    if (match === null) {
+      throw new TeamkitError(
+        'TMUX_FAILED',
+        `tmux did not report the pane of ${input.member}: ${JSON.stringify(output)}.`,
+        {
+          details: { member: input.member, output },
+        },
+      );
+    }
+    const paneId = match[1] as string;
+    const pid = Number(match[2]);
+    await runner.run(['set-option', '-p', '-t', paneId, PANE_RUN_OPTION, input.runId]);
+    await runner.run(['set-option', '-p', '-t', paneId, PANE_MEMBER_OPTION, input.member]);
+    await runner.run([
+      'set-option',
+      '-p',
+      '-t',
+      paneId,
+      PANE_COLOR_OPTION,
+      input.color ?? 'default',
+    ]);
+    await runner.run(['select-pane', '-t', paneId, '-T', input.member]);
+    await runner.run(['pipe-pane', '-o', '-t', paneId, `cat >> ${quote([input.logFile])}`]);
+    await runner.tryRun(['select-layout', '-t', windowTarget, layout]);
+    if (input.callerPaneId !== undefined)
+      await runner.tryRun(['resize-pane', '-t', input.callerPaneId, '-x', '30%']);
+    return { paneId, pid };
+  });
+}
