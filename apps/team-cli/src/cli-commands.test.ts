@@ -1,3 +1,5 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempHome, runCli } from './test-support/run-cli.js';
 
@@ -213,6 +215,26 @@ describe('commands without a run', () => {
       expect(sweep.json()).toMatchObject({ ok: true, report: { removed: [] } });
       const worktrees = await runCli(['worktree', 'list', '--home', temp.home, '--json']);
       expect(worktrees.json()).toMatchObject({ ok: true, orphans: [] });
+    } finally {
+      await temp.cleanup();
+    }
+  });
+
+  it('teams --project adds the project’s teams to the library', async () => {
+    const temp = await createTempHome();
+    try {
+      const project = path.join(temp.home, 'project');
+      await mkdir(project);
+      await runCli(['init', '--project', project, '--home', temp.home, '--json']);
+      const teams = await runCli(['teams', '--project', project, '--home', temp.home, '--json']);
+      const listed = teams.json().teams as { id: string; scope: string }[];
+      expect(listed.find((entry) => entry.id === 'example-team')).toMatchObject({
+        scope: 'project',
+      });
+      const without = await runCli(['teams', '--home', temp.home, '--json']);
+      expect((without.json().teams as { id: string }[]).map((entry) => entry.id)).not.toContain(
+        'example-team',
+      );
     } finally {
       await temp.cleanup();
     }

@@ -56,9 +56,12 @@ export async function main(argv: readonly string[]): Promise<number> {
       .option('--project [dir]', 'write into <dir>/.teamkit instead of the Teamkit home'),
   ).action(act(async () => (await import('./commands/init/index.js')).initCommand));
 
-  common(program.command('teams').description('list the effective team library')).action(
-    act(async () => (await import('./commands/teams/index.js')).teamsCommand),
-  );
+  common(
+    program
+      .command('teams')
+      .description('list the effective team library')
+      .option('--project <dir>', 'include the teams of the project in <dir>'),
+  ).action(act(async () => (await import('./commands/teams/index.js')).teamsCommand));
 
   common(
     program

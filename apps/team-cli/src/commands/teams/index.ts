@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { CommandHandler } from '../../command-handler.js';
 
 /** `team teams`: the effective team library, in precedence order. */
@@ -5,7 +6,7 @@ export const teamsCommand: CommandHandler = async (context, _args, options) => {
   const { loadTeamLibrary } = await import('@teamkit/team-core');
   const library = await loadTeamLibrary({
     home: context.home,
-    ...(typeof options.project === 'string' ? { project: options.project } : {}),
+    ...(typeof options.project === 'string' ? { project: path.resolve(options.project) } : {}),
     env: context.env,
   });
   const teams = library.teams.map((team) => ({
