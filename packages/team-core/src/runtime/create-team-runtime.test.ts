@@ -126,6 +126,21 @@ describe('createTeamRuntime', () => {
     ]);
   });
 
+  it('gives members started after a restart their own prompt, read back from the run', async () => {
+    const host = recordingHost();
+    const first = await createTeamRuntime({ home, host });
+    const { runId } = await first.startRun(team(2, { maxParallelMembers: 1 }), {
+      leadSessionId: 'lead-session',
+    });
+    expect(host.spawned.map((input) => input.member.name)).toEqual(['worker-1']);
+    host.alive.add('lead-session');
+    const second = await createTeamRuntime({ home, host });
+    await second.onMemberIdle('s-worker-1-1');
+    const late = host.spawned.find((input) => input.member.name === 'worker-2');
+    expect(late?.member.prompt).toContain('Build things.');
+    expect(late?.member.prompt).toContain(`run ${runId}`);
+  });
+
   it('rolls back what it made when a spawn fails: sessions stopped, worktrees removed, run failed', async () => {
     const repo = path.join(home, 'repo');
     await run('git', ['init', '-q', '-b', 'main', repo]);

@@ -289,22 +289,29 @@ export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<Te
   }
 
   const specs = new Map<string, TeamSpec>();
+  const specFile = (runId: string) => `${runPaths(home, runId).root}/team.json`;
+
   async function specOf(state: RuntimeState): Promise<TeamSpec> {
     const cached = specs.get(state.runId);
     if (cached !== undefined) return cached;
-    // After a restart the spec is rebuilt from the run: the roster and policy are in state.
+    // After a restart the team is read back from the copy the run saved when it started.
+    const saved = await store
+      .readDocument(specFile(state.runId), TeamSpecSchema)
+      .catch(() => undefined);
     const lead = leadOf(state);
-    const spec = TeamSpecSchema.parse({
-      id: state.teamName,
-      name: state.teamName,
-      lead: lead.name,
-      members: state.members.map((member) => ({
-        name: member.name,
-        role: member.role,
-        prompt: `You are ${member.name}, the ${member.role} of team ${state.teamName}.`,
-      })),
-      policy: state.policy,
-    });
+    const spec =
+      saved ??
+      TeamSpecSchema.parse({
+        id: state.teamName,
+        name: state.teamName,
+        lead: lead.name,
+        members: state.members.map((member) => ({
+          name: member.name,
+          role: member.role,
+          prompt: `You are ${member.name}, the ${member.role} of team ${state.teamName}.`,
+        })),
+        policy: state.policy,
+      });
     specs.set(state.runId, spec);
     return spec;
   }
@@ -706,6 +713,7 @@ export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<Te
         layout: { status: 'skipped' },
       };
       try {
+        await store.writeDocument(specFile(runId), TeamSpecSchema, spec);
         if (startOptions.repo !== undefined && options.worktrees !== false) {
           for (const wish of spec.members.filter((member) => member.worktree)) {
             const worktree = await createMemberWorktree({
