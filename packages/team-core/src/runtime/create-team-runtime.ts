@@ -156,6 +156,19 @@ function oneAtATimePerRun<T>(fn: (runId: string) => Promise<T>): (runId: string)
   };
 }
 
+function emptyStopReport(runId: string, status: RuntimeState['status']): StopRunReport {
+  return {
+    runId,
+    stopped: [],
+    notStopped: [],
+    releasedTasks: [],
+    removedWorktrees: [],
+    keptWorktrees: [],
+    panesClosed: [],
+    status,
+  };
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -341,6 +354,22 @@ export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<Te
     }
   }
 
+  /** Removes a member's worktree by the safety rule (unsaved work refuses unless `force`). */
+  function removeWorktreeOf(
+    state: RuntimeState,
+    member: RunMember,
+    extra: { force?: boolean; deleteBranch?: boolean },
+  ) {
+    return removeMemberWorktree({
+      home,
+      repoRoot: state.repoRoot as string,
+      runId: state.runId,
+      member: member.name,
+      ...(member.baseRef === undefined ? {} : { baseRef: member.baseRef }),
+      ...extra,
+    });
+  }
+
   async function rollbackCreated(runId: string): Promise<string[]> {
     const removed: string[] = [];
     const state = await readRunState(home, runId, stateOptions);
@@ -368,14 +397,7 @@ export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<Te
     for (const member of state.members) {
       if (member.worktreePath === undefined || state.repoRoot === undefined) continue;
       try {
-        const report = await removeMemberWorktree({
-          home,
-          repoRoot: state.repoRoot,
-          runId,
-          member: member.name,
-          ...(member.baseRef === undefined ? {} : { baseRef: member.baseRef }),
-          deleteBranch: true,
-        });
+        const report = await removeWorktreeOf(state, member, { deleteBranch: true });
         if (report.removed) removed.push(`worktree ${report.path}`);
       } catch {
         // Unsaved work stays; the orphan sweep reports it later.
@@ -629,16 +651,7 @@ export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<Te
 
   async function finishStop(runId: string, force: boolean): Promise<StopRunReport> {
     const state = await readRunState(home, runId, stateOptions);
-    const report: StopRunReport = {
-      runId,
-      stopped: [],
-      notStopped: [],
-      releasedTasks: [],
-      removedWorktrees: [],
-      keptWorktrees: [],
-      panesClosed: [],
-      status: state.status,
-    };
+    const report = emptyStopReport(runId, state.status);
     const lead = leadOf(state).name;
     for (const member of state.members) {
       if (member.status === 'terminated') continue;
@@ -663,14 +676,7 @@ export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<Te
     for (const member of state.members) {
       if (member.worktreePath === undefined || state.repoRoot === undefined) continue;
       try {
-        const removed = await removeMemberWorktree({
-          home,
-          repoRoot: state.repoRoot,
-          runId,
-          member: member.name,
-          ...(member.baseRef === undefined ? {} : { baseRef: member.baseRef }),
-          force,
-        });
+        const removed = await removeWorktreeOf(state, member, { force });
         if (removed.removed) report.removedWorktrees.push(removed.path);
       } catch (error) {
         if (!isTeamkitError(error, 'WORKTREE_HAS_UNSAVED_WORK')) throw error;
@@ -829,16 +835,7 @@ export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<Te
     async stopRun(runId, stopOptions = {}) {
       const state = await readRunState(home, runId, stateOptions);
       if (state.status === 'deleted' || state.status === 'failed') {
-        return {
-          runId,
-          stopped: [],
-          notStopped: [],
-          releasedTasks: [],
-          removedWorktrees: [],
-          keptWorktrees: [],
-          panesClosed: [],
-          status: state.status,
-        };
+        return emptyStopReport(runId, state.status);
       }
       if (state.status === 'creating') {
         await rollbackCreated(runId);
@@ -846,16 +843,7 @@ export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<Te
           ...stateOptions,
           reason: 'stopped while creating',
         });
-        return {
-          runId,
-          stopped: [],
-          notStopped: [],
-          releasedTasks: [],
-          removedWorktrees: [],
-          keptWorktrees: [],
-          panesClosed: [],
-          status: failed.status,
-        };
+        return emptyStopReport(runId, failed.status);
       }
       if (state.status !== 'deleting') {
         await transitionRun(home, runId, 'deleting', {
