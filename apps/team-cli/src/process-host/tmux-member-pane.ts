@@ -1,8 +1,7 @@
 import {
   layoutSessionName,
-  PANE_COLOR_OPTION,
-  PANE_MEMBER_OPTION,
-  PANE_RUN_OPTION,
+  listPanes,
+  markMemberPane,
   paneCommand,
   SESSION_RUN_OPTION,
   TeamkitError,
@@ -34,24 +33,6 @@ export interface MemberPane {
 
 const PANE_LINE = /^(%[0-9]+)\t([1-9][0-9]*)$/;
 
-async function panesOfRun(
-  runner: TmuxRunner,
-  runId: string,
-): Promise<{ paneId: string; windowId: string }[]> {
-  const result = await runner.tryRun([
-    'list-panes',
-    '-a',
-    '-F',
-    `#{pane_id}\t#{window_id}\t#{${PANE_RUN_OPTION}}`,
-  ]);
-  if (result.exitCode !== 0) return [];
-  return result.stdout
-    .split('\n')
-    .map((line) => line.split('\t'))
-    .filter(([, , run]) => run === runId)
-    .map(([paneId = '', windowId = '']) => ({ paneId, windowId }));
-}
-
 /**
  * Starts a member's command as the process of its own tmux pane, so an interactive agent
  * CLI gets a real terminal and the user watches it work. Inside tmux the caller's window
@@ -69,7 +50,7 @@ export function startMemberInPane(input: MemberPaneInput): Promise<MemberPane> {
       ...input.argv,
     ]);
     const format = ['-P', '-F', '#{pane_id}\t#{pane_pid}'];
-    const existing = await panesOfRun(runner, input.runId);
+    const existing = (await listPanes(runner)).filter((pane) => pane.runId === input.runId);
     let output: string;
     let windowTarget: string | undefined;
     let layout: 'main-vertical' | 'tiled';
@@ -139,17 +120,10 @@ export function startMemberInPane(input: MemberPaneInput): Promise<MemberPane> {
     }
     const paneId = match[1] as string;
     const pid = Number(match[2]);
-    await runner.run(['set-option', '-p', '-t', paneId, PANE_RUN_OPTION, input.runId]);
-    await runner.run(['set-option', '-p', '-t', paneId, PANE_MEMBER_OPTION, input.member]);
-    await runner.run([
-      'set-option',
-      '-p',
-      '-t',
-      paneId,
-      PANE_COLOR_OPTION,
-      input.color ?? 'default',
-    ]);
-    await runner.run(['select-pane', '-t', paneId, '-T', input.member]);
+    await markMemberPane(runner, paneId, input.runId, {
+      name: input.member,
+      ...(input.color === undefined ? {} : { color: input.color }),
+    });
     await runner.run(['pipe-pane', '-o', '-t', paneId, `cat >> ${quote([input.logFile])}`]);
     await runner.tryRun(['select-layout', '-t', windowTarget, layout]);
     if (input.callerPaneId !== undefined)

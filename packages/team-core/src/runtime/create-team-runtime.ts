@@ -9,8 +9,9 @@ import {
   TeamSpecSchema,
 } from '../schema/index.js';
 import {
-  assertWithinWallClock,
+  assertCanTakeTurn,
   createRunState,
+  listRuns,
   type RecoveryActions,
   type ResumeAllReport,
   type RunResumeReport,
@@ -31,7 +32,7 @@ import {
   type TeamkitStore,
 } from '../storage/index.js';
 import { createTaskList } from '../tasklist/index.js';
-import { closeRunLayout, openRunLayout, type TmuxRunner } from '../tmux/index.js';
+import { closeMemberPane, closeRunLayout, openRunLayout, type TmuxRunner } from '../tmux/index.js';
 import { createMemberWorktree, removeMemberWorktree } from '../worktree/index.js';
 import { createMemberClient, type MemberClient } from './member-client.js';
 import { renderMessages } from './render-messages.js';
@@ -441,18 +442,12 @@ export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<Te
       // A delivery is a turn: check the bounds before handing anything over, and count
       // the turn only once the host confirmed it.
       try {
-        assertWithinWallClock(state, now());
-        const limit = state.policy.bounds.maxTurnsPerMember;
-        if (member.turns + 1 > limit) {
-          throw new TeamkitError(
-            'BOUND_EXCEEDED',
-            `${memberName} reached maxTurnsPerMember=${limit}; its mail stays unread.`,
-            { details: { bound: 'maxTurnsPerMember', limit, value: member.turns + 1 } },
-          );
-        }
+        assertCanTakeTurn(state, memberName, now());
       } catch (error) {
         await mailbox.release(memberName, ids);
-        if (!isTeamkitError(error, 'BOUND_EXCEEDED')) throw error;
+        if (!isTeamkitError(error, 'BOUND_EXCEEDED') && !isTeamkitError(error, 'RUN_NOT_ACTIVE')) {
+          throw error;
+        }
         report.stoppedBecause = error.message;
         return report;
       }
@@ -534,17 +529,9 @@ export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<Te
   }
 
   async function findSession(sessionId: string) {
-    const runtimeRoot = `${home}/runtime`;
-    for (const runId of await store.list(runtimeRoot)) {
-      if (runId.startsWith('.')) continue;
-      let state: RuntimeState;
-      try {
-        state = await readRunState(home, runId, stateOptions);
-      } catch {
-        continue;
-      }
+    for (const state of (await listRuns(home, stateOptions)).runs) {
       const member = state.members.find((candidate) => candidate.sessionId === sessionId);
-      if (member !== undefined) return { runId, member: member.name };
+      if (member !== undefined) return { runId: state.runId, member: member.name };
     }
     return undefined;
   }
@@ -583,7 +570,6 @@ export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<Te
         continue;
       }
       if (options.tmux !== undefined && state.tmuxLayout?.paneIds[member.name] !== undefined) {
-        const { closeMemberPane } = await import('../tmux/index.js');
         await closeMemberPane(options.tmux.runner, runId, state.tmuxLayout, member.name).catch(
           () => {},
         );

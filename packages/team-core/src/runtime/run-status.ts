@@ -1,5 +1,12 @@
 import { createMailbox } from '../mailbox/index.js';
-import type { MemberStatus, RunEvent, RuntimeState, Task, TaskStatus } from '../schema/index.js';
+import {
+  type MemberStatus,
+  type RunEvent,
+  type RuntimeState,
+  TASK_STATUSES,
+  type Task,
+  type TaskStatus,
+} from '../schema/index.js';
 import { readRunState } from '../state/index.js';
 import {
   createFileStore,
@@ -58,18 +65,6 @@ export interface RunStatusOptions {
   recentEvents?: number;
 }
 
-const ALL_STATUSES: TaskStatus[] = [
-  'pending',
-  'claimed',
-  'in_progress',
-  'completed',
-  'in_review',
-  'approved',
-  'blocked',
-  'cancelled',
-  'deleted',
-];
-
 /** Reads run state, tasks, unread counts and the event log into one report; it writes nothing. */
 export async function collectRunStatus(options: RunStatusOptions): Promise<RunStatusReport> {
   const store = options.store ?? createFileStore();
@@ -90,7 +85,7 @@ export async function collectRunStatus(options: RunStatusOptions): Promise<RunSt
   const { events } = await readRunEvents(store, runPaths(options.home, options.runId).events);
   const problems: DocumentProblem[] = [...listing.problems];
 
-  const tasksByStatus = Object.fromEntries(ALL_STATUSES.map((status) => [status, 0])) as Record<
+  const tasksByStatus = Object.fromEntries(TASK_STATUSES.map((status) => [status, 0])) as Record<
     TaskStatus,
     number
   >;

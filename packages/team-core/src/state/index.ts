@@ -18,6 +18,7 @@ export {
   addMember,
   assertCanSend,
   assertCanSpawn,
+  assertCanTakeTurn,
   assertWithinWallClock,
   recordMessageSent,
   recordTurn,

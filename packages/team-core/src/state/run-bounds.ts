@@ -107,6 +107,29 @@ export async function recordMessageSent(
 }
 
 /**
+ * Refuses another turn of `member`: `RUN_NOT_ACTIVE` outside a working run,
+ * `BOUND_EXCEEDED` past maxTurnsPerMember or the run's wall clock. A pure check.
+ */
+export function assertCanTakeTurn(
+  state: RuntimeState,
+  member: string,
+  now: number = Date.now(),
+): void {
+  if (!WORKING_RUN_STATUSES.includes(state.status)) throw notActive(state, 'a turn');
+  const target = findMember(state, member);
+  const limit = state.policy.bounds.maxTurnsPerMember;
+  if (target.turns + 1 > limit) {
+    throw boundExceeded(
+      'maxTurnsPerMember',
+      limit,
+      target.turns + 1,
+      `Member ${member} taking another turn`,
+    );
+  }
+  assertWithinWallClock(state, now);
+}
+
+/**
  * Counts one turn of `member` (and of the run). Refuses with `BOUND_EXCEEDED` past
  * maxTurnsPerMember or the wall clock, and with `RUN_NOT_ACTIVE` outside a working run.
  */
@@ -121,18 +144,8 @@ export async function recordTurn(
     home,
     runId,
     (draft) => {
-      if (!WORKING_RUN_STATUSES.includes(draft.status)) throw notActive(draft, 'a turn');
+      assertCanTakeTurn(draft, member, now());
       const target = findMember(draft, member);
-      const limit = draft.policy.bounds.maxTurnsPerMember;
-      if (target.turns + 1 > limit) {
-        throw boundExceeded(
-          'maxTurnsPerMember',
-          limit,
-          target.turns + 1,
-          `Member ${member} taking another turn`,
-        );
-      }
-      assertWithinWallClock(draft, now());
       target.turns += 1;
       target.lastSeenAt = now();
       draft.counters.turns += 1;

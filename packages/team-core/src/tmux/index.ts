@@ -19,6 +19,7 @@ export {
   layoutSessionName,
   listPanes,
   listTeamkitSessions,
+  markMemberPane,
   PANE_COLOR_OPTION,
   PANE_MEMBER_OPTION,
   PANE_RUN_OPTION,

@@ -148,11 +148,15 @@ export async function listPanes(runner: TmuxRunner): Promise<ListedPane[]> {
     });
 }
 
-async function markPane(
+/**
+ * Marks a pane as a run's member pane (run, member and colour options) and titles it
+ * with the member's name, so removal and sweeps find exactly the panes a run made.
+ */
+export async function markMemberPane(
   runner: TmuxRunner,
   paneId: string,
   runId: string,
-  member: LayoutMember,
+  member: { name: string; color?: string },
 ): Promise<void> {
   await runner.run(['set-option', '-p', '-t', paneId, PANE_RUN_OPTION, runId]);
   await runner.run(['set-option', '-p', '-t', paneId, PANE_MEMBER_OPTION, member.name]);
@@ -240,7 +244,7 @@ async function inCallerWindow(
       created.push(paneId);
       paneIds[member.name] = paneId;
       step = 'mark pane';
-      await markPane(runner, paneId, runId, member);
+      await markMemberPane(runner, paneId, runId, member);
       step = 'select-layout';
       await runner.run(['select-layout', '-t', caller.windowId, 'main-vertical']);
     }
@@ -307,7 +311,7 @@ async function inDetachedSession(input: CreateTmuxLayoutInput): Promise<TmuxLayo
     await runner.run(['set-option', '-t', sessionId, SESSION_RUN_OPTION, runId]);
     paneIds[first.name] = firstPane;
     step = 'mark pane';
-    await markPane(runner, firstPane, runId, first);
+    await markMemberPane(runner, firstPane, runId, first);
     let last = firstPane;
     for (const member of rest) {
       current = member.name;
@@ -317,7 +321,7 @@ async function inDetachedSession(input: CreateTmuxLayoutInput): Promise<TmuxLayo
         throw new Error(`tmux returned ${JSON.stringify(last)} instead of a pane id`);
       paneIds[member.name] = last;
       step = 'mark pane';
-      await markPane(runner, last, runId, member);
+      await markMemberPane(runner, last, runId, member);
       step = 'select-layout';
       await runner.run(['select-layout', '-t', windowId, 'tiled']);
     }
