@@ -41,30 +41,35 @@ function seedNpmPluginInstall(cacheHome: string): void {
   );
 }
 
+/** Runs `opencode agent list` in a fresh project whose opencode.json names the plugin by package name. */
+async function agentListWithPlugin(name: string, options: Record<string, unknown>) {
+  root ??= await mkdtemp(join(tmpdir(), 'teamkit-opencode-npm-'));
+  const home = join(root, `home-${name}`);
+  const project = join(root, `project-${name}`);
+  const env = offlineEnv(home, { TEAMKIT_HOME: join(home, '.teamkit') });
+  mkdirSync(project, { recursive: true });
+  markPluginDependencyInstalled(join(home, '.config', 'opencode'));
+  seedNpmPluginInstall(join(home, '.cache'));
+  writeFileSync(
+    join(project, 'opencode.json'),
+    JSON.stringify({
+      $schema: 'https://opencode.ai/config.json',
+      autoupdate: false,
+      share: 'disabled',
+      plugin: [['@teamkit/opencode', options]],
+    }),
+  );
+  const result = await runOpencode(binary.path as string, ['agent', 'list'], project, env);
+  return { result, report: describeResult('agent list', result, join(home, '.local', 'share')) };
+}
+
 describe.skipIf(binary.path === undefined)(
   'the plugin as an npm entry in the real OpenCode host',
   () => {
     it(
       'loads by package name with tuple options and turns the built-in teams into agents',
       async () => {
-        root = await mkdtemp(join(tmpdir(), 'teamkit-opencode-npm-'));
-        const home = join(root, 'home');
-        const project = join(root, 'project');
-        const env = offlineEnv(home, { TEAMKIT_HOME: join(home, '.teamkit') });
-        mkdirSync(project, { recursive: true });
-        markPluginDependencyInstalled(join(home, '.config', 'opencode'));
-        seedNpmPluginInstall(join(home, '.cache'));
-        writeFileSync(
-          join(project, 'opencode.json'),
-          JSON.stringify({
-            $schema: 'https://opencode.ai/config.json',
-            autoupdate: false,
-            share: 'disabled',
-            plugin: [['@teamkit/opencode', { defaultAgent: false }]],
-          }),
-        );
-        const result = await runOpencode(binary.path as string, ['agent', 'list'], project, env);
-        const report = describeResult('agent list', result, join(home, '.local', 'share'));
+        const { result, report } = await agentListWithPlugin('enabled', { defaultAgent: false });
         expect(result.code, report).toBe(0);
         expect(result.stdout, report).toContain('coding-team-lead (primary)');
         expect(result.stdout, report).toContain('coding-team-implementer (subagent)');
@@ -75,25 +80,7 @@ describe.skipIf(binary.path === undefined)(
     it(
       'registers nothing when the tuple options disable it',
       async () => {
-        const base = root ?? (await mkdtemp(join(tmpdir(), 'teamkit-opencode-npm-')));
-        root = base;
-        const home = join(base, 'home-disabled');
-        const project = join(base, 'project-disabled');
-        const env = offlineEnv(home, { TEAMKIT_HOME: join(home, '.teamkit') });
-        mkdirSync(project, { recursive: true });
-        markPluginDependencyInstalled(join(home, '.config', 'opencode'));
-        seedNpmPluginInstall(join(home, '.cache'));
-        writeFileSync(
-          join(project, 'opencode.json'),
-          JSON.stringify({
-            $schema: 'https://opencode.ai/config.json',
-            autoupdate: false,
-            share: 'disabled',
-            plugin: [['@teamkit/opencode', { enabled: false }]],
-          }),
-        );
-        const result = await runOpencode(binary.path as string, ['agent', 'list'], project, env);
-        const report = describeResult('agent list', result, join(home, '.local', 'share'));
+        const { result, report } = await agentListWithPlugin('disabled', { enabled: false });
         expect(result.code, report).toBe(0);
         expect(result.stdout, report).toContain('build (primary)');
         expect(result.stdout, report).not.toContain('coding-team');
