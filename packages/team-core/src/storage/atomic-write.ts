@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { link, mkdir, open } from 'node:fs/promises';
+import { closeSync, fsync, linkSync, mkdirSync, openSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import writeFileAtomic from 'write-file-atomic';
 import { TeamkitError } from '../errors/index.js';
 import { retryWhileBusy, unlinkWithRetry } from './fs-retry.js';
+
+const fsyncDescriptor = promisify(fsync);
 
 const TOLERATED_FSYNC_ERRORS = new Set(['EPERM', 'EACCES', 'EINVAL', 'ENOTSUP', 'EISDIR', 'EBADF']);
 
@@ -12,15 +16,17 @@ const TOLERATED_FSYNC_ERRORS = new Set(['EPERM', 'EACCES', 'EINVAL', 'ENOTSUP', 
  * fsync a folder (Windows, some network filesystems) are tolerated.
  */
 export async function fsyncDirectory(directory: string): Promise<void> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  // Opening and closing a folder are metadata calls, made synchronously; the fsync,
+  // which waits on the disk, runs on the thread pool.
+  let descriptor: number | undefined;
   try {
-    handle = await open(directory, 'r');
-    await handle.sync();
+    descriptor = openSync(directory, 'r');
+    await fsyncDescriptor(descriptor);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === undefined || !TOLERATED_FSYNC_ERRORS.has(code)) throw error;
   } finally {
-    await handle?.close();
+    if (descriptor !== undefined) closeSync(descriptor);
   }
 }
 
@@ -31,7 +37,7 @@ export async function fsyncDirectory(directory: string): Promise<void> {
  */
 export async function writeFileAtomically(target: string, data: string | Buffer): Promise<void> {
   const directory = path.dirname(target);
-  await mkdir(directory, { recursive: true });
+  mkdirSync(directory, { recursive: true });
   await retryWhileBusy(() => writeFileAtomic(target, data, { fsync: true }));
   await fsyncDirectory(directory);
 }
@@ -43,7 +49,7 @@ export async function writeFileAtomically(target: string, data: string | Buffer)
  */
 export async function createFileAtomically(target: string, data: string | Buffer): Promise<void> {
   const directory = path.dirname(target);
-  await mkdir(directory, { recursive: true });
+  mkdirSync(directory, { recursive: true });
   const temp = path.join(directory, `.tmp-${randomUUID()}`);
   const handle = await open(temp, 'wx');
   try {
@@ -53,7 +59,7 @@ export async function createFileAtomically(target: string, data: string | Buffer
     await handle.close();
   }
   try {
-    await link(temp, target);
+    linkSync(temp, target);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
       throw new TeamkitError('ALREADY_EXISTS', `${target} already exists; it was left untouched.`, {

@@ -49,22 +49,44 @@ const owners = new Map<string, Ownership>();
 // proper-lockfile removes the lock folder on release and at process exit without
 // asking whose it is; through this view it removes only a folder still ours. One
 // shared object, because proper-lockfile caches its mtime-precision probe on it.
+// Its four calls are served synchronously: each is one metadata system call on the
+// lock folder (microseconds on a local disk), where a thread-pool round trip would cost
+// several times more and stretch every critical section.
+type Callback<T> = (error: NodeJS.ErrnoException | null, result?: T) => void;
+function served<T>(call: () => T, callback: Callback<T>): void {
+  let result: T;
+  try {
+    result = call();
+  } catch (error) {
+    callback(error as NodeJS.ErrnoException);
+    return;
+  }
+  callback(null, result);
+}
 const lockFs = {
   ...fs,
-  utimes(file: fs.PathLike, atime: Date, mtime: Date, callback: fs.NoParamCallback) {
-    owners.get(String(file))?.recordMtime(mtime.getTime());
-    fs.utimes(file, atime, mtime, callback);
+  mkdir(folder: fs.PathLike, callback: Callback<void>) {
+    served(() => {
+      fs.mkdirSync(folder);
+    }, callback);
   },
-  rmdir(file: fs.PathLike, callback: fs.NoParamCallback) {
-    if (owners.get(String(file))?.lost() === true) {
-      callback(null);
-      return;
-    }
-    fs.rmdir(file, callback);
+  stat(folder: fs.PathLike, callback: Callback<fs.Stats>) {
+    served(() => fs.statSync(folder), callback);
   },
-  rmdirSync(file: fs.PathLike) {
-    if (owners.get(String(file))?.lost() === true) return;
-    fs.rmdirSync(file);
+  utimes(folder: fs.PathLike, atime: Date, mtime: Date, callback: Callback<void>) {
+    served(() => {
+      fs.utimesSync(folder, atime, mtime);
+      owners.get(String(folder))?.recordMtime(mtime.getTime());
+    }, callback);
+  },
+  rmdir(folder: fs.PathLike, callback: Callback<void>) {
+    served(() => {
+      if (owners.get(String(folder))?.lost() !== true) fs.rmdirSync(folder);
+    }, callback);
+  },
+  rmdirSync(folder: fs.PathLike) {
+    if (owners.get(String(folder))?.lost() === true) return;
+    fs.rmdirSync(folder);
   },
 };
 

@@ -1,4 +1,5 @@
-import { rename, rm, unlink } from 'node:fs/promises';
+import { renameSync, unlinkSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 
 const RETRYABLE = new Set(['EPERM', 'EBUSY', 'EACCES']);
 const ATTEMPTS = 6;
@@ -23,15 +24,18 @@ export async function retryWhileBusy<T>(operation: () => Promise<T>): Promise<T>
   }
 }
 
+// A rename or unlink is one metadata system call (microseconds on a local disk), so it
+// is made synchronously; only the waits between retries are asynchronous.
+
 /** `rename` that retries while the source or target is busy. */
 export function renameWithRetry(from: string, to: string): Promise<void> {
-  return retryWhileBusy(() => rename(from, to));
+  return retryWhileBusy(async () => renameSync(from, to));
 }
 
 /** `unlink` that retries while busy and treats a missing file as already removed. */
 export async function unlinkWithRetry(target: string): Promise<void> {
   try {
-    await retryWhileBusy(() => unlink(target));
+    await retryWhileBusy(async () => unlinkSync(target));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }

@@ -1,4 +1,4 @@
-import { mkdir, open, utimes } from 'node:fs/promises';
+import { closeSync, mkdirSync, openSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -7,17 +7,18 @@ import path from 'node:path';
  * files usable as numbered slots without a lock.
  */
 export async function createMarkerFile(target: string): Promise<boolean> {
-  let handle: Awaited<ReturnType<typeof open>>;
+  // One exclusive create of an empty file: a metadata call, made synchronously.
+  let descriptor: number;
   try {
-    handle = await open(target, 'wx');
+    descriptor = openSync(target, 'wx');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return false;
     if (code !== 'ENOENT') throw error;
-    await mkdir(path.dirname(target), { recursive: true });
+    mkdirSync(path.dirname(target), { recursive: true });
     return createMarkerFile(target);
   }
-  await handle.close();
+  closeSync(descriptor);
   return true;
 }
 
@@ -28,7 +29,7 @@ export async function createMarkerFile(target: string): Promise<boolean> {
 export async function touchFile(target: string, timeMs: number): Promise<boolean> {
   const seconds = timeMs / 1000;
   try {
-    await utimes(target, seconds, seconds);
+    utimesSync(target, seconds, seconds);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { link, mkdir, open } from 'node:fs/promises';
+import { linkSync } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { TeamkitError } from '../errors/index.js';
 import { unlinkWithRetry } from './fs-retry.js';
@@ -47,7 +48,7 @@ export async function stageFile(directory: string, data: string | Buffer): Promi
     path: temp,
     async publish(target) {
       try {
-        await link(temp, target);
+        linkSync(temp, target);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
           throw new TeamkitError(

@@ -1,4 +1,11 @@
-import { appendFile, mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+} from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import { createFileAtomically, writeFileAtomically } from './atomic-write.js';
@@ -80,7 +87,7 @@ export function createFileStore(options: FileStoreOptions = {}): TeamkitStore {
     },
     async readText(file) {
       try {
-        return await readFile(file, 'utf8');
+        return readFileSync(file, 'utf8');
       } catch (error) {
         if (isMissing(error)) return undefined;
         throw error;
@@ -96,11 +103,7 @@ export function createFileStore(options: FileStoreOptions = {}): TeamkitStore {
         return true;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-          const sourceExists = await stat(from).then(
-            () => true,
-            () => false,
-          );
-          if (!sourceExists) return false;
+          if (!existsSync(from)) return false;
         }
         throw error;
       }
@@ -109,7 +112,7 @@ export function createFileStore(options: FileStoreOptions = {}): TeamkitStore {
     removeTree: removeTreeWithRetry,
     async list(folder) {
       try {
-        return (await readdir(folder)).sort();
+        return readdirSync(folder).sort();
       } catch (error) {
         if (isMissing(error)) return [];
         throw error;
@@ -117,7 +120,8 @@ export function createFileStore(options: FileStoreOptions = {}): TeamkitStore {
     },
     async stat(entry) {
       try {
-        const info = await stat(entry);
+        const info = statSync(entry, { throwIfNoEntry: false });
+        if (info === undefined) return undefined;
         return { size: info.size, mtimeMs: info.mtimeMs, isDirectory: info.isDirectory() };
       } catch (error) {
         if (isMissing(error)) return undefined;
@@ -125,16 +129,16 @@ export function createFileStore(options: FileStoreOptions = {}): TeamkitStore {
       }
     },
     async ensureDir(folder) {
-      await mkdir(folder, { recursive: true });
+      mkdirSync(folder, { recursive: true });
     },
     async appendLine(file, line) {
       try {
-        await appendFile(file, `${line}\n`, { flag: 'a' });
+        appendFileSync(file, `${line}\n`, { flag: 'a' });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
         // Only the first line of a log finds its folder missing.
-        await mkdir(path.dirname(file), { recursive: true });
-        await appendFile(file, `${line}\n`, { flag: 'a' });
+        mkdirSync(path.dirname(file), { recursive: true });
+        appendFileSync(file, `${line}\n`, { flag: 'a' });
       }
     },
     withLock(file, fn, lockOptions) {
