@@ -28,6 +28,7 @@ import {
 } from '../storage/index.js';
 import {
   assertMessageIds,
+  compareByArrival,
   messageFiles,
   reservedIdOf,
   TEMP_PREFIX,
@@ -400,15 +401,7 @@ export function createMailbox(options: MailboxOptions): Mailbox {
         if ('messageId' in read) listing.messages.push(read);
         else listing.problems.push(read);
       }
-      listing.messages.sort((a, b) =>
-        a.timestamp !== b.timestamp
-          ? a.timestamp - b.timestamp
-          : a.messageId < b.messageId
-            ? -1
-            : a.messageId > b.messageId
-              ? 1
-              : 0,
-      );
+      listing.messages.sort(compareByArrival);
       return listing;
     },
 
@@ -528,7 +521,14 @@ export function createMailbox(options: MailboxOptions): Mailbox {
     async watchInbox(member, onMessages, watchOptions) {
       const inbox = await ownInbox(member, false);
       await store.ensureDir(inbox);
-      return watchInboxWith(inbox, () => mailbox.listUnread(member), onMessages, watchOptions);
+      const reader = {
+        listUnread: () => mailbox.listUnread(member),
+        async readUnread(messageId: string) {
+          const read = await readMessage(messageFiles(inbox, messageId).unread);
+          return read !== undefined && 'messageId' in read ? read : undefined;
+        },
+      };
+      return watchInboxWith(inbox, reader, onMessages, watchOptions);
     },
   };
   return mailbox;

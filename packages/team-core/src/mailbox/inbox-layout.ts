@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { TeamkitError } from '../errors/index.js';
+import type { Message } from '../schema/index.js';
 
 const MESSAGE_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.json$/;
 const RESERVED_FILE =
@@ -39,4 +40,10 @@ export function assertMessageIds(ids: readonly string[]): void {
       },
     );
   }
+}
+
+/** The order messages are listed and delivered in: by timestamp, then by id. */
+export function compareByArrival(a: Message, b: Message): number {
+  if (a.timestamp !== b.timestamp) return a.timestamp - b.timestamp;
+  return a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0;
 }

@@ -45,6 +45,40 @@ describe('watchInbox', () => {
     }
   });
 
+  it('reports a new message from its file event alone, once, with callbacks never overlapping', async () => {
+    const mailbox = createMailbox({ home: fixture.home, runId: fixture.runId });
+    const seen: string[] = [];
+    let inside = 0;
+    let mostInside = 0;
+    // The timed listing is an hour away: only file events can report these messages.
+    const dispose = await mailbox.watchInbox(
+      'writer',
+      async (messages) => {
+        inside += 1;
+        mostInside = Math.max(mostInside, inside);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        seen.push(...messages.map((message) => message.messageId));
+        inside -= 1;
+      },
+      { reconcileIntervalMs: 3_600_000 },
+    );
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const sent: string[] = [];
+      for (let i = 0; i < 5; i += 1) {
+        sent.push(
+          (await mailbox.sendMessage({ from: 'lead', to: 'writer', body: `m${i}` })).messageId,
+        );
+      }
+      await until(() => seen.length >= 5, 'five messages from file events');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect([...seen].sort()).toEqual([...sent].sort());
+      expect(mostInside).toBe(1);
+    } finally {
+      await dispose();
+    }
+  });
+
   it('routes listing and callback errors to onError without crashing', async () => {
     const mailbox = createMailbox({ home: fixture.home, runId: fixture.runId });
     const errors: unknown[] = [];

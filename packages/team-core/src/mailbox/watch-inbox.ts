@@ -1,7 +1,7 @@
 import { watch } from 'node:fs';
 import type { Message } from '../schema/index.js';
 import type { UnreadListing } from './create-mailbox.js';
-import { unreadIdOf } from './inbox-layout.js';
+import { compareByArrival, unreadIdOf } from './inbox-layout.js';
 
 /** Tuning for {@link Mailbox.watchInbox}. */
 export interface InboxWatchOptions {
@@ -11,13 +11,23 @@ export interface InboxWatchOptions {
   onError?: (error: unknown) => void;
 }
 
+/** How {@link watchInboxWith} reads the inbox: all unread messages, or one by id. */
+export interface InboxReader {
+  /** Every unread message, sorted by (timestamp, messageId). */
+  listUnread(): Promise<UnreadListing>;
+  /** The unread message `messageId`, or `undefined` if it is not (or no longer) unread and valid. */
+  readUnread(messageId: string): Promise<Message | undefined>;
+}
+
 /**
- * Watches `inbox` with `fs.watch` and lists it on every event and on a timer; reports each
- * unread message once while it stays unread (again if it is released back later).
+ * Watches `inbox` with `fs.watch` and reports each unread message once while it stays
+ * unread (again if it is released back later). A file event names the message that
+ * arrived, so only that file is read; the whole inbox is listed at start and on a timer,
+ * which catches whatever the watcher missed. Calls to `onMessages` never overlap.
  */
 export async function watchInboxWith(
   inbox: string,
-  listUnread: () => Promise<UnreadListing>,
+  reader: InboxReader,
   onMessages: (messages: Message[]) => void | Promise<void>,
   options: InboxWatchOptions = {},
 ): Promise<() => Promise<void>> {
@@ -29,53 +39,77 @@ export async function watchInboxWith(
     }
   };
   const reported = new Set<string>();
+  // Ids named by file events since the last pass, and whether a full listing is due.
+  const arrived = new Set<string>();
+  let listingDue = false;
   let closed = false;
   let running: Promise<void> | undefined;
-  let again = false;
 
-  async function reconcileOnce(): Promise<void> {
-    const { messages } = await listUnread();
-    const current = new Set(messages.map((message) => message.messageId));
-    for (const id of reported) if (!current.has(id)) reported.delete(id);
+  async function deliver(messages: Message[]): Promise<void> {
     const fresh = messages.filter((message) => !reported.has(message.messageId));
     if (fresh.length === 0 || closed) return;
-    await onMessages(fresh);
+    // Marked before the callback so an event arriving meanwhile does not report them
+    // twice; unmarked if the callback fails, so the next pass offers them again.
     for (const message of fresh) reported.add(message.messageId);
+    try {
+      await onMessages(fresh);
+    } catch (error) {
+      for (const message of fresh) reported.delete(message.messageId);
+      throw error;
+    }
   }
 
-  function reconcile(): void {
-    if (closed) return;
-    if (running !== undefined) {
-      again = true;
+  async function passOnce(): Promise<void> {
+    if (listingDue) {
+      listingDue = false;
+      arrived.clear();
+      const { messages } = await reader.listUnread();
+      const current = new Set(messages.map((message) => message.messageId));
+      for (const id of reported) if (!current.has(id)) reported.delete(id);
+      await deliver(messages);
       return;
     }
+    const ids = [...arrived].filter((id) => !reported.has(id));
+    arrived.clear();
+    const read = await Promise.all(ids.map((id) => reader.readUnread(id)));
+    await deliver(read.filter((message) => message !== undefined).sort(compareByArrival));
+  }
+
+  function schedule(): void {
+    if (closed || running !== undefined) return;
     running = (async () => {
-      do {
-        again = false;
+      while (!closed && (listingDue || arrived.size > 0)) {
         try {
-          await reconcileOnce();
+          await passOnce();
         } catch (error) {
           report(error);
         }
-      } while (again && !closed);
+      }
     })().finally(() => {
       running = undefined;
     });
   }
 
+  const listAll = () => {
+    listingDue = true;
+    schedule();
+  };
+
   // One folder, no recursion: Node's own watcher (inotify on Linux) is enough, and the
-  // reconcile timer below catches whatever it misses.
+  // timed listing below catches whatever it misses.
   const watcher = watch(inbox, { persistent: true }, (_event, name) => {
     if (name === null || name.startsWith('.') || name === 'processed') return;
     const id = unreadIdOf(name);
+    if (id === undefined) return;
     // A name this watcher already reported is that message leaving (reserved or
-    // acknowledged); the next timed reconcile notices it anyway.
-    if (id !== undefined && reported.has(id)) return;
-    reconcile();
+    // acknowledged); the next timed listing notices it anyway.
+    if (reported.has(id)) return;
+    arrived.add(id);
+    schedule();
   });
   watcher.on('error', report);
-  const timer = setInterval(reconcile, options.reconcileIntervalMs ?? 1_000);
-  reconcile();
+  const timer = setInterval(listAll, options.reconcileIntervalMs ?? 1_000);
+  listAll();
 
   return async () => {
     if (closed) return;
