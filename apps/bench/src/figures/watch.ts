@@ -3,7 +3,7 @@ import { createRawWatchSubject, type WatchSubject } from '../baselines/watch-sub
 import type { Contender, FigureDefinition, RoundSettings } from '../figure.js';
 import { isNotAvailable } from '../not-available.js';
 import { percentile } from '../statistics.js';
-import { createOursWatchSubject } from './watch-ours.js';
+import { createOursWatchSubject, createRawWatchOnSendSubject } from './watch-ours.js';
 
 /** Sizes of the watch figure. */
 export interface WatchSettings extends RoundSettings {
@@ -75,10 +75,13 @@ export const watchFigure: FigureDefinition<WatchSettings> = {
     return [watchContender('ours', 'send -> watchInbox', subject, settings)];
   },
   async baselines({ settings, folder }) {
+    const onSend = await createRawWatchOnSendSubject(await folder('fs-watch-send'));
+    if (isNotAvailable(onSend)) throw new Error(`watch baseline: ${onSend.reason}`);
     return [
+      watchContender('fs-watch-send', 'raw fs.watch on the inbox (same send)', onSend, settings),
       watchContender(
         'fs-watch',
-        'raw fs.watch (rename -> callback)',
+        'bare rename + fs.watch (no send)',
         createRawWatchSubject(await folder('fs-watch')),
         settings,
       ),
@@ -86,11 +89,16 @@ export const watchFigure: FigureDefinition<WatchSettings> = {
   },
   ratios: [
     {
-      label: 'raw fs.watch p99',
+      label: 'raw fs.watch p99 (same send)',
       numerator: 'ours',
-      denominator: 'fs-watch',
+      denominator: 'fs-watch-send',
       target: { op: '<=', value: 2 },
     },
-    { label: 'raw fs.watch p50', numerator: 'ours#p50', denominator: 'fs-watch#p50' },
+    {
+      label: 'raw fs.watch p50 (same send)',
+      numerator: 'ours#p50',
+      denominator: 'fs-watch-send#p50',
+    },
+    { label: 'bare rename + fs.watch p99', numerator: 'ours', denominator: 'fs-watch' },
   ],
 };
