@@ -1,10 +1,14 @@
 import {
   appendFileSync,
+  closeSync,
   existsSync,
+  ftruncateSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   statSync,
+  writeSync,
 } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
@@ -53,6 +57,12 @@ export interface TeamkitStore {
   stat(entry: string): Promise<StoreEntryInfo | undefined>;
   /** Creates a folder and its parents. */
   ensureDir(folder: string): Promise<void>;
+  /**
+   * Overwrites a small file in place with no temp file and no fsync: a crash may leave
+   * it torn (old and new bytes mixed) or empty. Only for values that are checked before
+   * they are trusted (a cache's version token), never for state.
+   */
+  writeVolatile(file: string, text: string): Promise<void>;
   /** Appends one line (a newline is added) in a single append write. */
   appendLine(file: string, line: string): Promise<void>;
   /** Runs `fn` under the lock on `file`; see {@link withLock}. */
@@ -130,6 +140,25 @@ export function createFileStore(options: FileStoreOptions = {}): TeamkitStore {
     },
     async ensureDir(folder) {
       mkdirSync(folder, { recursive: true });
+    },
+    async writeVolatile(file, text) {
+      // Overwritten in place, never truncated to zero first: on filesystems mounted with
+      // `discard`, freeing and reallocating the block costs more than the write.
+      const data = Buffer.from(text);
+      let descriptor: number;
+      try {
+        descriptor = openSync(file, 'r+');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        mkdirSync(path.dirname(file), { recursive: true });
+        descriptor = openSync(file, 'w');
+      }
+      try {
+        writeSync(descriptor, data, 0, data.length, 0);
+        ftruncateSync(descriptor, data.length);
+      } finally {
+        closeSync(descriptor);
+      }
     },
     async appendLine(file, line) {
       try {
