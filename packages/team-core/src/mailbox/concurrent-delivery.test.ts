@@ -1,3 +1,5 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { inboxContents } from '../test-support/inbox-contents.js';
@@ -6,18 +8,21 @@ import { killAllWorkers, startWorker } from '../test-support/worker-process.js';
 import { createMailbox } from './create-mailbox.js';
 
 const WORKER = fileURLToPath(new URL('./__fixtures__/send-worker.mjs', import.meta.url));
+const FILL_WORKER = fileURLToPath(new URL('./__fixtures__/fill-worker.mjs', import.meta.url));
 const RECIPIENTS = ['writer', 'reviewer', 'tester'];
 const SENDERS = ['lead', 'sender-1', 'sender-2', 'sender-3'];
 const TOTAL = 1_000;
 
+const MEMBERS = [
+  { name: 'lead', isLead: true },
+  ...SENDERS.slice(1).map((name) => ({ name })),
+  ...RECIPIENTS.map((name) => ({ name })),
+];
+
 let fixture: RunFixture;
 beforeEach(async () => {
   fixture = await createRunFixture({
-    members: [
-      { name: 'lead', isLead: true },
-      ...SENDERS.slice(1).map((name) => ({ name })),
-      ...RECIPIENTS.map((name) => ({ name })),
-    ],
+    members: MEMBERS,
     policy: { unreadMaxBytes: 64 * 1024 * 1024 },
   });
 });
@@ -78,5 +83,34 @@ describe('concurrent delivery (real processes)', () => {
     // the consumer really ran concurrently with the senders
     expect(round).toBeGreaterThan(3);
     expect(processedTotal).toBeGreaterThan(0);
+  });
+
+  it('4 processes racing to fill one inbox stop exactly at the unread cap', async () => {
+    const fillers = ['sender-1', 'sender-2', 'sender-3'];
+    const mailbox = createMailbox({ home: fixture.home, runId: fixture.runId });
+    const inbox = fixture.paths.inbox('writer');
+    // Every filler's message has the same size: same-length names, ids and bodies.
+    const probe = await mailbox.sendMessage({
+      from: 'sender-1',
+      to: 'writer',
+      body: 'x'.repeat(200),
+    });
+    const size = (await stat(path.join(inbox, `${probe.messageId}.json`))).size;
+    await fixture.writeState({
+      members: MEMBERS,
+      policy: { unreadMaxBytes: 31 * size + size / 2 },
+    });
+    const workers = [...fillers, 'sender-1'].map((from) =>
+      startWorker(FILL_WORKER, [fixture.home, fixture.runId, from, 'writer', '20']),
+    );
+    const exits = await Promise.all(workers.map((worker) => worker.exited));
+    for (const [index, exit] of exits.entries()) {
+      expect(exit.code, workers[index]?.stderr.join('')).toBe(0);
+    }
+    const lines = workers.flatMap((worker) => worker.lines);
+    expect(lines.filter((line) => line.startsWith('sent '))).toHaveLength(30);
+    expect(lines.filter((line) => line === 'refused')).toHaveLength(50);
+    const contents = await inboxContents(inbox);
+    expect(contents.unread).toHaveLength(31);
   });
 });

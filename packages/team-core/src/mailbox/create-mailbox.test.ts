@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { link, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError, type TeamkitErrorCode } from '../errors/index.js';
@@ -98,6 +98,54 @@ describe('sendMessage', () => {
       body: 'x'.repeat(256),
     });
     expect(sent.delivered).toEqual(['writer']);
+  });
+
+  it('lists the inbox once, not on every send, while no other process changes it', async () => {
+    const store = createFileStore();
+    const listed: string[] = [];
+    const counting = {
+      ...store,
+      list: (folder: string) => {
+        listed.push(folder);
+        return store.list(folder);
+      },
+    };
+    const mailbox = createMailbox({ home: fixture.home, runId: fixture.runId, store: counting });
+    for (let i = 0; i < 5; i += 1) {
+      await mailbox.sendMessage({ from: 'lead', to: 'writer', body: `m${i}` });
+    }
+    expect(listed.filter((folder) => folder === fixture.paths.inbox('writer'))).toHaveLength(1);
+  });
+
+  it('keeps the unread cap exact across mailboxes of other processes, crashes and torn tokens', async () => {
+    // Two mailbox instances stand for two processes: each keeps its own view of the inbox.
+    const a = mailboxOf();
+    const b = mailboxOf();
+    const send = (mailbox: ReturnType<typeof mailboxOf>) =>
+      mailbox.sendMessage({ from: 'lead', to: 'writer', body: 'z'.repeat(300) });
+    const inbox = fixture.paths.inbox('writer');
+    const first = await send(a);
+    const size = (await stat(path.join(inbox, `${first.messageId}.json`))).size;
+    await fixture.writeState({ policy: { unreadMaxBytes: 3 * size + 10 } });
+    const second = await send(a);
+    const third = await send(b);
+    // a's view said 2 messages; b's send changed the inbox, so a must count 3 and refuse.
+    await expectRefusedWithoutWrites('RECIPIENT_BACKPRESSURE', () => send(a));
+    await b.acknowledge('writer', [first.messageId]);
+    await send(a);
+    await expectRefusedWithoutWrites('RECIPIENT_BACKPRESSURE', () => send(b));
+    await a.acknowledge('writer', [second.messageId, third.messageId]);
+    const fifth = await send(b);
+    // A process that wrote a new token, linked a message and died: b's view is stale.
+    const crashed = randomUUID();
+    await writeFile(path.join(inbox, '.version'), randomUUID());
+    await link(path.join(inbox, `${fifth.messageId}.json`), path.join(inbox, `${crashed}.json`));
+    await expectRefusedWithoutWrites('RECIPIENT_BACKPRESSURE', () => send(b));
+    // A torn token is never trusted, even by a view that was built while it was torn.
+    await writeFile(path.join(inbox, '.version'), '');
+    await expectRefusedWithoutWrites('RECIPIENT_BACKPRESSURE', () => send(a));
+    await unlink(path.join(inbox, `${crashed}.json`));
+    await send(a);
   });
 
   it('applies backpressure when unread bytes would pass the unread cap, and lifts it on ack', async () => {

@@ -35,6 +35,7 @@ import {
   unreadIdOf,
 } from './inbox-layout.js';
 import { createMessageBudget } from './message-budget.js';
+import { createPendingLedger } from './pending-ledger.js';
 import { type InboxWatchOptions, watchInboxWith } from './watch-inbox.js';
 
 /** Options for {@link createMailbox}: where the run lives and the injectable seams. */
@@ -142,6 +143,7 @@ export function createMailbox(options: MailboxOptions): Mailbox {
   const { paths, store } = context;
   const newId = options.newId ?? randomUUID;
   const budget = createMessageBudget(store, path.join(paths.inboxes, '.sent'));
+  const ledger = createPendingLedger(store);
 
   const withInboxLock = <T>(member: string, fn: () => Promise<T>) =>
     store.withLock(
@@ -170,30 +172,6 @@ export function createMailbox(options: MailboxOptions): Mailbox {
     return (await store.stat(file)) !== undefined;
   }
 
-  // A pending message file never changes (it is linked into place once, then only
-  // renamed), so its size is stat'ed once and remembered by file name for as long as the
-  // name stays in the listing; a name that leaves it is forgotten at once.
-  const pendingSizes = new Map<string, Map<string, number>>();
-
-  async function pendingBytes(inbox: string, names: readonly string[]): Promise<number> {
-    const known = pendingSizes.get(inbox) ?? new Map<string, number>();
-    const current = new Map<string, number>();
-    let total = 0;
-    for (const name of names) {
-      if (unreadIdOf(name) === undefined && reservedIdOf(name) === undefined) continue;
-      let size = known.get(name);
-      if (size === undefined) {
-        const info = await store.stat(path.join(inbox, name));
-        if (info === undefined) continue;
-        size = info.size;
-      }
-      current.set(name, size);
-      total += size;
-    }
-    pendingSizes.set(inbox, current);
-    return total;
-  }
-
   async function storeCopy(
     state: RuntimeState,
     message: Message,
@@ -206,14 +184,9 @@ export function createMailbox(options: MailboxOptions): Mailbox {
     try {
       await withInboxLock(recipient, async () => {
         const files = messageFiles(inbox, message.messageId);
-        // One listing (taken under the lock, so it is exact) answers both the duplicate
-        // check for unread and reserved copies and the unread cap.
-        const names = await store.list(inbox);
-        const listed = new Set(names);
-        const present = async (file: string) =>
-          file === files.processed ? exists(file) : listed.has(path.basename(file));
+        // Every move of a message happens under this lock, so these checks are exact.
         for (const file of [files.unread, files.reserved, files.processed]) {
-          if (await present(file)) {
+          if (await exists(file)) {
             throw new TeamkitError(
               'DUPLICATE_MESSAGE_ID',
               `Message ${message.messageId} already exists in ${recipient}'s inbox; nothing was written. Use a new id.`,
@@ -222,7 +195,7 @@ export function createMailbox(options: MailboxOptions): Mailbox {
           }
         }
         const cap = state.policy.unreadMaxBytes;
-        const unread = await pendingBytes(inbox, names);
+        const unread = await ledger.pendingBytes(inbox);
         if (unread + bytes > cap) {
           throw new TeamkitError(
             'RECIPIENT_BACKPRESSURE',
@@ -240,7 +213,14 @@ export function createMailbox(options: MailboxOptions): Mailbox {
             { details: { bound: 'maxMessagesPerRun', limit: max } },
           );
         }
-        await staged.publish(files.unread);
+        const token = await ledger.changing(inbox);
+        try {
+          await staged.publish(files.unread);
+        } catch (error) {
+          ledger.forget(inbox);
+          throw error;
+        }
+        ledger.added(inbox, token, path.basename(files.unread), bytes);
       });
     } finally {
       await staged.discard();
@@ -260,6 +240,7 @@ export function createMailbox(options: MailboxOptions): Mailbox {
     if (ids.length === 0) return outcome;
     if (to === 'processed') await store.ensureDir(path.join(inbox, 'processed'));
     await withInboxLock(member, async () => {
+      await changingInbox(inbox);
       for (const id of new Set(ids)) {
         const files = messageFiles(inbox, id);
         if (await store.move(files[from], files[to])) {
@@ -272,6 +253,13 @@ export function createMailbox(options: MailboxOptions): Mailbox {
     });
     await syncInbox(inbox, to === 'processed');
     return outcome;
+  }
+
+  // Messages are about to move: other processes' views of the inbox must not be trusted,
+  // and this one's is not kept up to date either.
+  async function changingInbox(inbox: string): Promise<void> {
+    await ledger.changing(inbox);
+    ledger.forget(inbox);
   }
 
   async function syncInbox(inbox: string, processedToo: boolean): Promise<void> {
@@ -437,6 +425,7 @@ export function createMailbox(options: MailboxOptions): Mailbox {
       if (messageIds.length === 0) return outcome;
       await store.ensureDir(path.join(inbox, 'processed'));
       await withInboxLock(member, async () => {
+        await changingInbox(inbox);
         for (const id of new Set(messageIds)) {
           const files = messageFiles(inbox, id);
           if (
@@ -494,6 +483,7 @@ export function createMailbox(options: MailboxOptions): Mailbox {
         }
         if (stale.length === 0) continue;
         await withInboxLock(name, async () => {
+          await changingInbox(inbox);
           for (const id of stale) {
             const files = messageFiles(inbox, id);
             const info = await store.stat(files.reserved);
