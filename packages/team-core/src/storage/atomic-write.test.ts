@@ -1,21 +1,14 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
 import { createFileAtomically, writeFileAtomically } from './atomic-write.js';
-import { killAllWorkers, killWorker, makeTempFolder, startWorker } from './test-support/workers.js';
+import { killWorker, startWorker, useTempFolder } from './test-support/workers.js';
 
 let folder: string;
-let removeFolder: () => Promise<void>;
-
-beforeEach(async () => {
-  ({ folder, remove: removeFolder } = await makeTempFolder());
-});
-
-afterEach(async () => {
-  await killAllWorkers();
-  await removeFolder();
+useTempFolder((created) => {
+  folder = created;
 });
 
 /** Checks a document written by atomic-writer-worker.mjs and returns its number. */

@@ -1,21 +1,15 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
 import { type Task, TaskSchema } from '../schema/task.js';
 import { readDocument, toDocumentProblem } from './document.js';
 import { createFileStore } from './store.js';
-import { makeTempFolder } from './test-support/workers.js';
+import { useTempFolder } from './test-support/workers.js';
 
 let folder: string;
-let removeFolder: () => Promise<void>;
-
-beforeEach(async () => {
-  ({ folder, remove: removeFolder } = await makeTempFolder());
-});
-
-afterEach(async () => {
-  await removeFolder();
+useTempFolder((created) => {
+  folder = created;
 });
 
 const task: Task = {

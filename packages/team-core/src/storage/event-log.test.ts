@@ -1,20 +1,14 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
 import { appendRunEvent, readRunEvents } from './event-log.js';
 import { createFileStore } from './store.js';
-import { makeTempFolder } from './test-support/workers.js';
+import { useTempFolder } from './test-support/workers.js';
 
 let folder: string;
-let removeFolder: () => Promise<void>;
-
-beforeEach(async () => {
-  ({ folder, remove: removeFolder } = await makeTempFolder());
-});
-
-afterEach(async () => {
-  await removeFolder();
+useTempFolder((created) => {
+  folder = created;
 });
 
 const runId = '5f0c2a52-7f0e-4d1e-9a3b-2f1d3c4b5a69';

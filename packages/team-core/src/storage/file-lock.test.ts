@@ -1,27 +1,14 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
 import { acquireLock, lockFolderOf, withLock } from './file-lock.js';
 import { createFileStore } from './store.js';
-import {
-  killAllWorkers,
-  killWorker,
-  makeTempFolder,
-  startWorker,
-  type Worker,
-} from './test-support/workers.js';
+import { killWorker, startWorker, useTempFolder, type Worker } from './test-support/workers.js';
 
 let folder: string;
-let removeFolder: () => Promise<void>;
-
-beforeEach(async () => {
-  ({ folder, remove: removeFolder } = await makeTempFolder());
-});
-
-afterEach(async () => {
-  await killAllWorkers();
-  await removeFolder();
+useTempFolder((created) => {
+  folder = created;
 });
 
 const exists = (entry: string) =>

@@ -1,18 +1,12 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFileStore } from './store.js';
-import { makeTempFolder } from './test-support/workers.js';
+import { useTempFolder } from './test-support/workers.js';
 
 let folder: string;
-let removeFolder: () => Promise<void>;
-
-beforeEach(async () => {
-  ({ folder, remove: removeFolder } = await makeTempFolder());
-});
-
-afterEach(async () => {
-  await removeFolder();
+useTempFolder((created) => {
+  folder = created;
 });
 
 const store = createFileStore();

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach } from 'vitest';
 
 const fixtures = fileURLToPath(new URL('../__fixtures__/', import.meta.url));
 
@@ -113,6 +114,23 @@ export async function killAllWorkers(): Promise<void> {
 }
 
 /** A fresh temporary folder and a function that removes it. */
+/**
+ * Gives each test of the file a fresh temp folder: `onCreated` receives it before the
+ * test; after the test, every worker still running is killed and the folder removed.
+ */
+export function useTempFolder(onCreated: (folder: string) => void): void {
+  let remove: (() => Promise<void>) | undefined;
+  beforeEach(async () => {
+    const made = await makeTempFolder();
+    remove = made.remove;
+    onCreated(made.folder);
+  });
+  afterEach(async () => {
+    await killAllWorkers();
+    await remove?.();
+  });
+}
+
 export async function makeTempFolder(): Promise<{ folder: string; remove: () => Promise<void> }> {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'teamkit-core-test-'));
   return { folder, remove: () => rm(folder, { recursive: true, force: true }) };
