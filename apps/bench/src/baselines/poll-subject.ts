@@ -1,4 +1,5 @@
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { messageDocument } from '../message-body.js';
 
@@ -18,7 +19,9 @@ export interface PollSubject {
 
 /**
  * The raw floor of a poll on Teamkit's layout: one `readdir` of the inbox folder and a
- * read + JSON.parse of each unread file; acknowledged files sit in `processed/`.
+ * read + JSON.parse of each unread file; acknowledged files sit in `processed/`. Both
+ * calls are synchronous, as in Teamkit's store, so the ratio compares work, not call
+ * styles.
  */
 export function createRawPollSubject(folder: string): PollSubject {
   const inbox = path.join(folder, 'inbox');
@@ -43,12 +46,12 @@ export function createRawPollSubject(folder: string): PollSubject {
       }
     },
     async listUnread() {
-      const entries = await readdir(inbox, { withFileTypes: true });
+      const entries = readdirSync(inbox, { withFileTypes: true });
       let count = 0;
       for (const entry of entries) {
         if (!entry.isFile() || entry.name.startsWith('.') || !entry.name.endsWith('.json'))
           continue;
-        JSON.parse(await readFile(path.join(inbox, entry.name), 'utf8'));
+        JSON.parse(readFileSync(path.join(inbox, entry.name), 'utf8'));
         count++;
       }
       return count;

@@ -1,5 +1,5 @@
-import { type FSWatcher, watch } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { type FSWatcher, renameSync, watch } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { messageDocument } from '../message-body.js';
 
@@ -34,7 +34,7 @@ export function createRawWatchSubject(folder: string): WatchSubject {
       const temp = path.join(inbox, `.tmp-${id}.json`);
       await writeFile(temp, messageDocument('lead', 'builder', 0));
       const started = performance.now();
-      await rename(temp, path.join(inbox, `${id}.json`));
+      renameSync(temp, path.join(inbox, `${id}.json`));
       return started;
     },
     async close() {
