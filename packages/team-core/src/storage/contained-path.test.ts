@@ -160,6 +160,21 @@ describe('resolveContainedRealPath', () => {
     },
   );
 
+  it('refuses a path through a symlink loop with PATH_TRAVERSAL, not a raw ELOOP', async () => {
+    const { folder, remove } = await makeTempFolder();
+    try {
+      await symlink(path.join(folder, 'b'), path.join(folder, 'a'));
+      await symlink(path.join(folder, 'a'), path.join(folder, 'b'));
+      for (const segments of [['a'], ['a', 'file'], ['b', 'deeper', 'file']]) {
+        const error = await resolveContainedRealPath(folder, ...segments).catch((caught) => caught);
+        expect(isTeamkitError(error, 'PATH_TRAVERSAL'), String(error)).toBe(true);
+        expect(String(error)).toContain('symlink loop');
+      }
+    } finally {
+      await remove();
+    }
+  });
+
   it('accepts a base that is itself reached through a symlink', async () => {
     const alias = path.join(root, 'alias');
     await symlink(base, alias);

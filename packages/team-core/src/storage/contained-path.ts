@@ -91,8 +91,19 @@ export async function resolveContainedRealPath(
   ...segments: string[]
 ): Promise<string> {
   const lexical = containedPath(base, ...segments);
-  const realBase = await realpathOfDeepestExisting(path.resolve(base));
-  const realTarget = await realpathOfDeepestExisting(lexical);
+  let realBase: string;
+  let realTarget: string;
+  try {
+    realBase = await realpathOfDeepestExisting(path.resolve(base));
+    realTarget = await realpathOfDeepestExisting(lexical);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
+    throw new TeamkitError(
+      'PATH_TRAVERSAL',
+      `Path ${lexical} runs into a symlink loop, so it cannot be shown to stay inside ${base}. Remove the loop.`,
+      { cause: error, details: { base, segments } },
+    );
+  }
   if (!isInside(realBase, realTarget)) {
     throw new TeamkitError(
       'PATH_TRAVERSAL',
