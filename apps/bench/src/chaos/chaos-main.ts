@@ -268,7 +268,6 @@ async function main(): Promise<number> {
           },
         },
       );
-      current.ledger.forget(victimName);
       phase('resume');
 
       const report = await checkRunInvariants({

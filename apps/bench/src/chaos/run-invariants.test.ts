@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -61,8 +61,21 @@ describe('the chaos invariant checker', () => {
   });
 
   it('detects a task claimed by a second member while the first still held it', async () => {
-    ledger.record('m2', 'claimed 1');
+    await appendFile(
+      runPaths(home, runId).events,
+      `${JSON.stringify({ version: 1, runId, actor: 'm2', type: 'task.claimed', ids: ['1'], data: { owner: 'm2' }, at: Date.now() })}\n`,
+    );
     expect((await check()).tasks).toContainEqual(expect.stringContaining('while m1 still held it'));
+  });
+
+  it('judges who held a task by the event log, not by the order worker lines arrive in', async () => {
+    const tasks = createTaskList({ home, runId });
+    await tasks.setTaskStatus('m1', '1', 'pending');
+    await tasks.claimTask('m2', '1');
+    // m2's pipe was read first: its claim line arrives before m1's release line.
+    ledger.record('m2', 'claimed 1');
+    ledger.record('m1', 'status 1 claimed pending');
+    expect((await check()).tasks).toEqual([]);
   });
 
   it('detects a dependency that is not symmetric', async () => {

@@ -23,12 +23,13 @@ export type InvariantReport = Record<InvariantName, string[]>;
 /**
  * What the workers reported, in the order the harness read it: a line is logged only
  * after the operation it names resolved, so the ledger is a lower bound of what happened.
+ * Lines of different workers arrive through different pipes, so their order across
+ * workers is not the order of the operations; who held a task when is therefore judged
+ * from the run's event log (see {@link checkRunInvariants}), not from this ledger.
  */
 export class ChaosLedger {
   /** Message id -> recipient, for every message whose send resolved. */
   readonly sent = new Map<string, string>();
-  /** Task id -> the member that holds it according to the logged claims and releases. */
-  readonly holders = new Map<string, string>();
   /** Violations seen while the log was read (double claims, illegal logged moves). */
   readonly violations: { name: InvariantName; message: string }[] = [];
 
@@ -37,15 +38,6 @@ export class ChaosLedger {
     const [kind, first, second, third] = line.split(' ');
     if (kind === 'sent' && first !== undefined && second !== undefined) {
       this.sent.set(second, first);
-    } else if (kind === 'claimed' && first !== undefined) {
-      const holder = this.holders.get(first);
-      if (holder !== undefined && holder !== member) {
-        this.violations.push({
-          name: 'tasks',
-          message: `task ${first} claimed by ${member} while ${holder} still held it`,
-        });
-      }
-      this.holders.set(first, member);
     } else if (kind === 'status' && first !== undefined && second !== undefined) {
       const from = second as TaskStatus;
       const to = third as TaskStatus;
@@ -55,15 +47,7 @@ export class ChaosLedger {
           message: `${member} moved task ${first} ${from} -> ${to}, which the status machine forbids`,
         });
       }
-      if (to === 'pending' && (from === 'claimed' || from === 'in_progress')) {
-        this.holders.delete(first);
-      }
     }
-  }
-
-  /** A dead member's tasks were released by resume: it holds nothing any more. */
-  forget(member: string): void {
-    for (const [task, holder] of this.holders) if (holder === member) this.holders.delete(task);
   }
 }
 
@@ -210,12 +194,6 @@ export async function checkRunInvariants(input: InvariantInput): Promise<Invaria
         );
       }
     }
-    const holder = input.ledger.holders.get(task.id);
-    if (holder !== undefined && task.owner !== holder) {
-      report.tasks.push(
-        `task ${task.id} was last claimed by ${holder} but is owned by ${task.owner ?? 'nobody'}`,
-      );
-    }
   }
 
   // run state
@@ -234,10 +212,18 @@ export async function checkRunInvariants(input: InvariantInput): Promise<Invaria
       }
     }
   }
+  // Task events are appended under the task's lock, so the event log holds the true order
+  // of claims and releases (worker lines from different pipes do not).
+  const holders = new Map<string, string>();
   const eventsText = await readFile(paths.events, 'utf8').catch(() => '');
   for (const line of eventsText.split('\n')) {
     if (line === '') continue;
-    let event: { type?: string; ids?: string[]; data?: { from?: string | null; to?: string } };
+    let event: {
+      type?: string;
+      actor?: string;
+      ids?: string[];
+      data?: { from?: string | null; to?: string; owner?: string; member?: string };
+    };
     try {
       event = JSON.parse(line);
     } catch {
@@ -245,6 +231,7 @@ export async function checkRunInvariants(input: InvariantInput): Promise<Invaria
       continue;
     }
     const { from, to } = event.data ?? {};
+    const taskId = event.ids?.[0];
     if (event.type === 'member.status' && from && to) {
       if (!canTransitionMember(from as MemberStatus, to as MemberStatus)) {
         report['run-state'].push(`${event.ids?.[0]} moved ${from} -> ${to}`);
@@ -253,6 +240,31 @@ export async function checkRunInvariants(input: InvariantInput): Promise<Invaria
       if (!canTransitionRun(from as RunStatus, to as RunStatus)) {
         report['run-state'].push(`the run moved ${from} -> ${to}`);
       }
+    } else if (event.type === 'task.claimed' && taskId !== undefined && event.data?.owner) {
+      const holder = holders.get(taskId);
+      // A member killed between its release and the release's event line leaves the
+      // log saying it still holds the task; only a live holder proves a double claim.
+      if (holder !== undefined && holder !== event.data.owner && !input.dead.includes(holder)) {
+        report.tasks.push(
+          `task ${taskId} claimed by ${event.data.owner} while ${holder} still held it`,
+        );
+      }
+      holders.set(taskId, event.data.owner);
+    } else if (event.type === 'task.status' && taskId !== undefined) {
+      if (to === 'pending' && (from === 'claimed' || from === 'in_progress'))
+        holders.delete(taskId);
+    } else if (event.type === 'task.released') {
+      for (const id of event.ids ?? []) holders.delete(id);
+    } else if (event.type === 'task.reassigned' && taskId !== undefined && to) {
+      holders.set(taskId, to);
+    }
+  }
+  for (const task of tasks.values()) {
+    const holder = holders.get(task.id);
+    if (holder !== undefined && !input.dead.includes(holder) && task.owner !== holder) {
+      report.tasks.push(
+        `task ${task.id} was last claimed by ${holder} but is owned by ${task.owner ?? 'nobody'}`,
+      );
     }
   }
   return report;
