@@ -8,6 +8,7 @@ import {
   type RunContextOptions,
   requireMember,
 } from '../run-context/index.js';
+import { describeIssues } from '../schema/describe-issues.js';
 import {
   type Message,
   type MessageKind,
@@ -314,9 +315,7 @@ export function createMailbox(options: MailboxOptions): Mailbox {
       };
       const parsed = MessageSchema.safeParse(candidate);
       if (!parsed.success) {
-        const issues = parsed.error.issues.map(
-          (i) => `${i.path.join('.') || '(root)'}: ${i.message}`,
-        );
+        const issues = describeIssues(parsed.error, Number.POSITIVE_INFINITY);
         throw new TeamkitError('INVALID_INPUT', `Refused message: ${issues.join('; ')}.`, {
           details: { issues },
         });

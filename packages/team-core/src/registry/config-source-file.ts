@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { z } from 'zod';
 import { isTeamkitError } from '../errors/index.js';
+import { describeIssues } from '../schema/describe-issues.js';
 import { TeamRegistrationEntrySchema } from '../schema/index.js';
 import { DOCUMENT_VERSION } from '../storage/index.js';
 import { parseJsonc } from './parse-jsonc.js';
@@ -35,12 +36,8 @@ export interface LoadedConfigSource {
 
 const KNOWN_KEYS = new Set(['$schema', 'version', 'teams', 'settings']);
 
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-    .join('; ');
-}
+// Three issues are enough to point at the problem in a hand-written file.
+const describeFileIssues = (error: z.ZodError) => describeIssues(error, 3).join('; ');
 
 /**
  * Interprets the text of a config source. A file that is not JSON/JSONC or whose root,
@@ -114,7 +111,7 @@ export function interpretConfigSource(
     const both =
       typeof item === 'object' && item !== null && 'id' in item && 'path' in item
         ? 'an entry has exactly one of "id" or "path"'
-        : describeIssues(parsed.error);
+        : describeFileIssues(parsed.error);
     warnings.push({
       topic: 'source',
       code: 'INVALID_CONFIG',

@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { isTeamkitError, TeamkitError } from '../errors/index.js';
+import { describeIssues } from '../schema/describe-issues.js';
 import {
   MemberNameSchema,
   type TeamPolicy,
@@ -94,12 +95,8 @@ export interface ParsedTeam {
   warnings: RegistryWarning[];
 }
 
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-    .join('; ');
-}
+// Three issues are enough to point at the problem in a hand-written file.
+const describeFileIssues = (error: z.ZodError) => describeIssues(error, 3).join('; ');
 
 function invalid(file: string, reason: string): TeamkitError {
   return new TeamkitError('INVALID_TEAM', `${file}: ${reason}`, { details: { path: file } });
@@ -115,7 +112,7 @@ async function readPolicy(folder: string): Promise<{ policy: TeamPolicy; file?: 
   const raw = parseYamlSafely(found.text, found.path) ?? {};
   if (!isMapping(raw)) throw invalid(found.path, 'the policy must be a mapping.');
   const parsed = TeamPolicySchema.safeParse(raw);
-  if (!parsed.success) throw invalid(found.path, describeIssues(parsed.error));
+  if (!parsed.success) throw invalid(found.path, describeFileIssues(parsed.error));
   return { policy: parsed.data, file: found.path };
 }
 
@@ -128,7 +125,7 @@ async function parsePackage(folder: string, manifest: { path: string; text: stri
   const raw = parseYamlSafely(manifest.text, manifest.path);
   if (!isMapping(raw)) throw invalid(manifest.path, 'the manifest must be a mapping.');
   const parsed = TeamManifestSchema.safeParse(raw);
-  if (!parsed.success) throw invalid(manifest.path, describeIssues(parsed.error));
+  if (!parsed.success) throw invalid(manifest.path, describeFileIssues(parsed.error));
   const { policy } = await readPolicy(folder);
   const expectedAgentFiles: Record<string, string> = {};
   const usedAgentFiles = new Set<string>();
@@ -227,7 +224,7 @@ async function parseFlat(
   }
   if (!isMapping(raw)) throw invalid(file.path, 'the team must be an object.');
   const parsed = FlatTeamSchema.safeParse(raw);
-  if (!parsed.success) throw invalid(file.path, describeIssues(parsed.error));
+  if (!parsed.success) throw invalid(file.path, describeFileIssues(parsed.error));
   const { policy } = await readPolicy(folder);
   const team = parsed.data;
   const lead = team.leadAgentId ?? (team.members.length === 1 ? team.members[0]?.name : undefined);

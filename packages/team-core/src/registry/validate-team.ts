@@ -1,4 +1,5 @@
 import { TeamkitError } from '../errors/index.js';
+import { describeIssues } from '../schema/describe-issues.js';
 import { type TeamSpec, TeamSpecSchema } from '../schema/index.js';
 import type { MemberIdRegistry, MemberIdTransaction } from './member-id-registry.js';
 import type { ParsedTeam } from './team-package.js';
@@ -68,9 +69,7 @@ export function validateTeam(team: ParsedTeam, registry: MemberIdRegistry): Vali
       ...(team.teamDoc === undefined ? {} : { teamDoc: team.teamDoc }),
     });
     if (!parsed.success) {
-      const issues = parsed.error.issues
-        .slice(0, 3)
-        .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+      const issues = describeIssues(parsed.error, 3);
       throw reject(team, issues.join('; '));
     }
     return { spec: parsed.data, memberIds };

@@ -1,6 +1,7 @@
 import { isTeamkitError, TeamkitError } from '../errors/index.js';
 import { createMailbox } from '../mailbox/index.js';
 import { loadTeamLibrary, resolveTeam } from '../registry/index.js';
+import { describeIssues } from '../schema/describe-issues.js';
 import {
   type RunMember,
   type RuntimeState,
@@ -220,9 +221,7 @@ export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<Te
     }
     const parsed = TeamSpecSchema.safeParse(team);
     if (!parsed.success) {
-      const issues = parsed.error.issues
-        .slice(0, 5)
-        .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+      const issues = describeIssues(parsed.error);
       throw new TeamkitError('INVALID_TEAM', `The inline team is invalid: ${issues.join('; ')}.`, {
         details: { issues },
       });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { isTeamkitError, TeamkitError } from '../errors/index.js';
+import { describeIssues } from '../schema/describe-issues.js';
 import { RunIdSchema } from '../schema/names.js';
 import {
   type MemberStatus,
@@ -336,9 +337,7 @@ export async function updateRunState(
       const returned = (await mutate(draft)) ?? draft;
       const parsed = RuntimeStateSchema.safeParse(returned);
       if (!parsed.success) {
-        const issues = parsed.error.issues
-          .slice(0, 5)
-          .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+        const issues = describeIssues(parsed.error);
         throw invalid(`Refused an invalid change to run ${runId}: ${issues.join('; ')}.`, {
           runId,
           issues,

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import { isTeamkitError, TeamkitError } from '../errors/index.js';
+import { describeIssues } from '../schema/describe-issues.js';
 
 /** The document version this release writes and understands. */
 export const DOCUMENT_VERSION = 1;
@@ -42,9 +43,7 @@ export function parseDocument<S extends z.ZodType>(
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    const issues = parsed.error.issues
-      .slice(0, 5)
-      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    const issues = describeIssues(parsed.error);
     throw new TeamkitError(
       'CORRUPT_DOCUMENT',
       `${where} fails its schema (${issues.join('; ')}); it was left in place. Fix or move it aside.`,
@@ -81,9 +80,7 @@ export function serializeDocument<S extends z.ZodType>(
 ): string {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    const issues = parsed.error.issues
-      .slice(0, 5)
-      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    const issues = describeIssues(parsed.error);
     throw new TeamkitError('INVALID_INPUT', `Refused to write ${where}: ${issues.join('; ')}.`, {
       details: { path: where, issues },
     });

@@ -1,4 +1,5 @@
 import { TeamkitError } from '../errors/index.js';
+import { describeIssues } from '../schema/describe-issues.js';
 import { type RunEvent, RunEventSchema } from '../schema/run-event.js';
 import type { TeamkitStore } from './store.js';
 
@@ -18,9 +19,7 @@ export async function appendRunEvent(
 ): Promise<void> {
   const parsed = RunEventSchema.safeParse({ ...event, version: 1, at: event.at ?? now() });
   if (!parsed.success) {
-    const issues = parsed.error.issues
-      .slice(0, 5)
-      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    const issues = describeIssues(parsed.error);
     throw new TeamkitError(
       'INVALID_INPUT',
       `Refused to log a run event in ${eventsFile}: ${issues.join('; ')}.`,
