@@ -1,0 +1,45 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The test suites, chosen by file name:
+ * - `unit` (`pnpm test`): every `*.test.ts` that needs only Node, git and tmux;
+ * - `hosts` (`pnpm test:hosts`): `*.host.test.ts`, real agent CLIs and MCP hosts;
+ * - `browser` (`pnpm test:browser`): `*.browser.test.ts`, a real Chromium;
+ * - `nats` (`pnpm test:nats`): `*.nats.test.ts`, real nats-server processes.
+ */
+export type TestSuite = 'unit' | 'hosts' | 'browser' | 'nats';
+
+const SUITE_PATTERNS: Record<Exclude<TestSuite, 'unit'>, string> = {
+  hosts: 'src/**/*.host.test.ts',
+  browser: 'src/**/*.browser.test.ts',
+  nats: 'src/**/*.nats.test.ts',
+};
+
+const PACKAGES: readonly [string, string][] = [
+  ['team-core', 'packages/team-core'],
+  ['test-harness', 'packages/test-harness'],
+  ['opencode', 'packages/opencode'],
+  ['team-cli', 'apps/team-cli'],
+  ['bench', 'apps/bench'],
+];
+
+/** The root vitest configuration of one suite: a project per package, tests beside the code. */
+export function suiteConfig(suite: TestSuite) {
+  const include = suite === 'unit' ? ['src/**/*.test.ts'] : [SUITE_PATTERNS[suite]];
+  const exclude = suite === 'unit' ? Object.values(SUITE_PATTERNS) : [];
+  return defineConfig({
+    test: {
+      projects: PACKAGES.map(([name, root]) => ({
+        test: {
+          name,
+          root,
+          include,
+          exclude: ['**/node_modules/**', '**/dist/**', ...exclude],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      })),
+      passWithNoTests: true,
+    },
+  });
+}
