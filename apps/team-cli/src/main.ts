@@ -193,6 +193,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     act(async () => (await import('./commands/watch/index.js')).watchCommand),
   );
 
+  common(
+    program
+      .command('ui [run]')
+      .description('serve the live web dashboard on 127.0.0.1 (Ctrl-C stops it)')
+      .option('--port <port>', 'the port to listen on (default: a free one)')
+      .option('--open', 'open the page in the desktop browser'),
+  ).action(act(async () => (await import('./commands/ui/index.js')).uiCommand));
+
   const worktree = program.command('worktree').description('member worktrees');
   common(worktree.command('list').description('orphan worktrees of finished runs')).action(
     act(async () => (await import('./commands/worktree/index.js')).worktreeListCommand),
