@@ -56,6 +56,8 @@ export interface MemberView {
   statusReason?: string;
   turns: number;
   worktreePath?: string;
+  /** The worktree as shown: relative to the Teamkit home when it lies inside it. */
+  worktreeLabel?: string;
   branch?: string;
   /** Unread (and reserved) messages in the member's inbox. */
   unread: number;

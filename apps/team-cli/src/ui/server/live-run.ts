@@ -161,8 +161,9 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     delta.events = [...(delta.events ?? []), ...read.events];
   };
 
-  const applyDiffs = async (delta: RunDelta) => {
+  const applyDiffs = async (delta: RunDelta, only?: ReadonlySet<string>) => {
     for (const worktree of worktrees) {
+      if (only !== undefined && !only.has(worktree.member)) continue;
       const diff = await reader.readDiff(worktree.path, worktree.base);
       if (diff === undefined || same(diff, diffs.get(worktree.member))) continue;
       diffs.set(worktree.member, diff);
@@ -183,7 +184,7 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     }
   };
 
-  // The first read. The watcher starts first, so nothing that happens meanwhile is lost.
+  // The watcher starts before the first read, so nothing that happens meanwhile is lost.
   const pending = new Map<string, RunChange>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -211,6 +212,11 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
         for (const id of taskIds) await applyTask(id, delta);
         for (const member of inboxes) await applyInbox(member, delta);
         if (log) await applyEvents(delta);
+        // A member's task moved: its worktree likely changed too (a commit, a fix).
+        const owners = new Set(
+          (delta.tasks?.upsert ?? []).flatMap((task) => (task.owner ? [task.owner] : [])),
+        );
+        if (owners.size > 0) await applyDiffs(delta, owners);
       } catch (error) {
         onError(error);
       }
@@ -231,22 +237,39 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
   });
   watcher.on('add', queue).on('change', queue).on('unlink', queue);
   watcher.on('error', onError);
-  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  // Chokidar's first scan of a big run takes a while; the page need not wait for it. What
+  // changes before the scan is done is caught by the reconcile that runs once it is.
+  watcher.once('ready', () => {
+    reconcile().catch(onError);
+  });
 
-  const initial = await reader.readState();
-  header = initial.header;
-  baseMembers = initial.members;
-  worktrees = initial.worktrees;
-  permissions = initial.permissions;
-  const first = await reader.readTasks();
-  problems = first.problems;
-  for (const task of first.tasks) if (task.status !== 'deleted') tasks.set(task.id, task);
-  for (const [id, stamp] of await reader.taskStamps()) stamps.set(id, stamp);
-  for (const member of baseMembers) await applyInbox(member.name, {});
-  await applyEvents({});
-  await applyDiffs({});
+  running = (async () => {
+    const initial = await reader.readState();
+    header = initial.header;
+    baseMembers = initial.members;
+    worktrees = initial.worktrees;
+    permissions = initial.permissions;
+    const first = await reader.readTasks();
+    problems = first.problems;
+    for (const task of first.tasks) if (task.status !== 'deleted') tasks.set(task.id, task);
+    // Stamps are taken by the reconcile after the watcher's first scan, off the page's path.
+    for (const member of baseMembers) await applyInbox(member.name, {});
+    await applyEvents({});
+  })();
+  try {
+    await running;
+  } catch (error) {
+    await watcher.close();
+    throw error;
+  }
+  // Git is slower than the files: the diff summaries follow as a delta.
+  running = running.then(async () => {
+    const delta: RunDelta = {};
+    await applyDiffs(delta).catch(onError);
+    finish(delta);
+  });
 
-  const reconcile = async (): Promise<void> => {
+  async function reconcile(): Promise<void> {
     const run = running.then(async () => {
       if (closed) return;
       const delta: RunDelta = {};
@@ -273,7 +296,7 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     });
     running = run;
     return run;
-  };
+  }
   const reconcileTimer = setInterval(() => {
     reconcile().catch(onError);
   }, options.reconcileMs ?? 5_000);

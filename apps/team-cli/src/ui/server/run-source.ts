@@ -220,6 +220,10 @@ export function createTeamkitRunSource(options: { home: string }): RunSource {
       return runs.sort((a, b) => b.createdAt - a.createdAt);
     },
     async openRun(runId) {
+      const labelOf = (folder: string) => {
+        const relative = path.relative(home, folder);
+        return relative.startsWith('..') || path.isAbsolute(relative) ? folder : relative;
+      };
       const paths = runPaths(home, runId);
       await readRunState(home, runId);
       const tasks = createTaskList({ home, runId, store });
@@ -269,7 +273,12 @@ export function createTeamkitRunSource(options: { home: string }): RunSource {
               status: member.status,
               ...(member.statusReason === undefined ? {} : { statusReason: member.statusReason }),
               turns: member.turns,
-              ...(member.worktreePath === undefined ? {} : { worktreePath: member.worktreePath }),
+              ...(member.worktreePath === undefined
+                ? {}
+                : {
+                    worktreePath: member.worktreePath,
+                    worktreeLabel: labelOf(member.worktreePath),
+                  }),
               ...(member.branch === undefined ? {} : { branch: member.branch }),
             })),
             permissions: state.permissionRequests

@@ -179,6 +179,13 @@ describe('team ui server: actions', () => {
     expect(mail.map((message) => message.body)).toContain(
       `changes requested on task ${task.id}: Handle the empty input.`,
     );
+    const done = await lead.createTask({ subject: 'Approve me straight from done' });
+    await writer.claimTask(done.id);
+    await writer.startTask(done.id);
+    await writer.completeTask(done.id);
+    const direct = await post('approve', { taskId: done.id }, { ...own(), Cookie: cookie });
+    expect(direct.status).toBe(200);
+    expect((await lead.getTask(done.id)).status).toBe('approved');
     const sent = await post('send', { to: 'tester', body: 'hello' }, { ...own(), Cookie: cookie });
     expect(JSON.parse(sent.body).result.delivered).toEqual(['tester']);
     const stopped = await post('stopRun', {}, { ...own(), Cookie: cookie });

@@ -192,6 +192,10 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       }
       return;
     }
+    if (url.pathname === '/favicon.ico') {
+      send(response, 204, 'text/plain', '');
+      return;
+    }
     if (url.pathname === '/' && method === 'GET' && url.searchParams.has('token')) {
       const session = auth.redeem(url.searchParams.get('token') ?? '');
       if (session === undefined) {

@@ -1,7 +1,7 @@
-/** A time span as `5s`, `3m`, `2h`, `4d`. */
+/** A time span as `<1m`, `3m`, `2h`, `4d` (the board's clock moves once a minute). */
 export function age(ms: number): string {
   const seconds = Math.max(0, Math.floor(ms / 1000));
-  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 60) return '<1m';
   const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return `${minutes}m`;
   const hours = Math.floor(minutes / 60);

@@ -65,7 +65,9 @@ export function MembersView(props: {
               <dt>Branch</dt>
               <dd class="mono">{member.branch ?? '—'}</dd>
               <dt>Worktree</dt>
-              <dd class="mono small">{member.worktreePath ?? '—'}</dd>
+              <dd class="mono small" title={member.worktreePath}>
+                {member.worktreeLabel ?? member.worktreePath ?? '—'}
+              </dd>
               <dt>Changes</dt>
               <dd data-field="diff">
                 {member.diff

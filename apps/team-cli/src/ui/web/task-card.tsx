@@ -41,9 +41,7 @@ export const TaskCard = memo(function TaskCard(props: {
       <div class="card-top">
         <span class="card-id">#{task.id}</span>
         {task.role ? <span class="chip role">{task.role}</span> : null}
-        <span class="card-age" title={`updated ${new Date(task.updatedAt).toLocaleString()}`}>
-          {age(props.now - task.createdAt)}
-        </span>
+        <span class="card-age">{age(props.now - task.createdAt)}</span>
       </div>
       <div class="card-subject">{task.subject}</div>
       <div class="card-meta">
