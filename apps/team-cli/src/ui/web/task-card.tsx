@@ -59,7 +59,13 @@ export const TaskCard = memo(function TaskCard(props: {
       {task.status === 'blocked' ? (
         <div class="badge blocked">blocked: {task.blockedReason ?? ''}</div>
       ) : null}
-      {task.needsFix ? <div class="badge needs-fix">changes requested</div> : null}
+      {task.needsFix ? (
+        <div class="badge needs-fix">
+          {task.status === 'in_review' || task.status === 'completed'
+            ? 'redone after changes'
+            : 'changes requested'}
+        </div>
+      ) : null}
       {task.status === 'cancelled' ? <div class="badge cancelled">cancelled</div> : null}
     </article>
   );
