@@ -9,6 +9,8 @@ export type {
   ChatCompletionRequestBody,
   ChatMessage,
   ChatToolCall,
+  MockApiFlavour,
+  MockConversationItem,
   MockModelRequest,
   MockModelScript,
   MockModelServer,
@@ -16,6 +18,7 @@ export type {
   MockScriptStep,
   MockToolCall,
   MockTurn,
+  MockTurnError,
   MockTurnResolver,
   ToolResultMessage,
 } from './mock-model-server/index.js';
@@ -23,7 +26,9 @@ export {
   findLastToolResult,
   findLastUserText,
   findToolResults,
+  findUserTexts,
   messageText,
+  readConversation,
   startMockModelServer,
 } from './mock-model-server/index.js';
 // scripted agents
