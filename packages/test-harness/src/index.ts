@@ -4,6 +4,29 @@
  * Every export is listed by name; adding a name here makes it public API.
  */
 
+// agent CLIs driven against the mock model server
+export type {
+  AgentCliEnvironment,
+  AgentCliEnvironmentOptions,
+  AgentCliLocation,
+  AgentCliMcpServer,
+  AgentCliName,
+  AgentCliRun,
+  FindAgentCliOptions,
+  FoundAgentCli,
+  MissingAgentCli,
+  RunAgentCliOptions,
+} from './agent-cli/index.js';
+export {
+  AGENT_CLI_NAMES,
+  AGENT_CLI_PACKAGES,
+  createAgentCliEnvironment,
+  describeAgentCliRun,
+  findAgentCli,
+  killRunningAgentClis,
+  REQUIRE_PROGRAMS_ENV,
+  runAgentCli,
+} from './agent-cli/index.js';
 // mock model server
 export type {
   ChatCompletionRequestBody,
