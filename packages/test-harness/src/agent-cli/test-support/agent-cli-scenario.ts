@@ -86,6 +86,8 @@ export interface AgentCliScenarioOptions
   extends Omit<AgentCliEnvironmentOptions, 'root' | 'server' | 'mcpServers'> {
   /** Builds the model's script from the scenario's folders. */
   script: (paths: { repo: string; outside: string }) => MockTurnResolver;
+  /** Adds the repository's git folder to `writableRoots` (Codex's sandbox keeps `.git` read-only). */
+  writableRootsFromRepo?: boolean;
   /** Loads the echo MCP server as `echo`, with these variables in its configuration. */
   echoMcp?: { env?: Record<string, string>; inheritEnv?: string[] };
 }
@@ -118,7 +120,10 @@ export async function createAgentCliScenario(
     script: options.script({ repo, outside }),
     idleTimeoutMs: 10 * 60_000,
   });
-  const { script: _script, echoMcp, ...environmentOptions } = options;
+  const { script: _script, echoMcp, writableRootsFromRepo, ...environmentOptions } = options;
+  if (writableRootsFromRepo) {
+    environmentOptions.writableRoots = [...(options.writableRoots ?? []), join(repo, '.git')];
+  }
   const environment = createAgentCliEnvironment(cli.name as AgentCliName, {
     ...environmentOptions,
     root: join(root, 'agent'),
