@@ -14,7 +14,7 @@ import {
  * `gemini-api-key` explicitly and the base URL still comes from the environment. Edits go
  * through `--approval-mode auto_edit`: its file tools write only inside the workspace, and
  * its shell tool is not offered at all (`yolo` offers it, unconfined). MCP servers are
- * `mcpServers` entries with `trust: true`; their tools keep their own names.
+ * `mcpServers` entries with `trust: true`; their tools are named `mcp_<server>_<tool>`.
  */
 export function createGeminiCliEnvironment(
   options: AgentCliEnvironmentOptions,
