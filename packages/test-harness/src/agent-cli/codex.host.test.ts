@@ -149,4 +149,45 @@ describe.skipIf(!cli.found)('the real Codex', () => {
     expect(env.TEAMKIT_NOT_FORWARDED).toBeUndefined();
     console.info(`[mcp-env] codex: ${Object.keys(env).join(' ')}`);
   });
+
+  it('with a model it knows, edits through apply_patch and finds MCP tools through tool_search', {
+    timeout,
+  }, async () => {
+    if (!codex) return;
+    const patch = '*** Begin Patch\n*** Add File: patched.txt\n+patched\n*** End Patch\n';
+    const scenario = await createAgentCliScenario(codex, {
+      // A model with metadata in Codex gets apply_patch (a free-form `custom` tool) and
+      // deferred MCP tools, as the real models do.
+      model: 'gpt-5.5',
+      echoMcp: {},
+      script: () =>
+        turnsByMarker({
+          known: [
+            { toolCalls: [{ name: 'apply_patch', arguments: patch }] },
+            { toolCalls: [{ name: 'tool_search', arguments: { query: 'echo', limit: 2 } }] },
+            { toolCalls: [{ name: 'mcp__echo__echo', arguments: { text: 'found by search' } }] },
+          ],
+        }),
+    });
+    scenarios.push(scenario);
+    const run = await scenario.run(
+      'known-model turn',
+      scenario.environment.firstTurnArgs('[turn:known] Patch.'),
+    );
+    expect(run.code, run.report).toBe(0);
+    expect(readFileSync(join(scenario.repo, 'patched.txt'), 'utf8')).toBe('patched\n');
+    const requests = requestsOf(scenario.server, 'known');
+    const types = (requests[0]?.body.tools ?? []).map((tool) => (tool as { type?: string }).type);
+    expect(types).toContain('custom');
+    expect(types).toContain('tool_search');
+    expect(types).not.toContain('namespace');
+    const results = findToolResults(requests.at(-1) ?? {});
+    expect(results.map((result) => result.toolName)).toEqual([
+      'apply_patch',
+      'tool_search',
+      'mcp__echo__echo',
+    ]);
+    expect(results[1]?.content).toContain('"name":"mcp__echo"');
+    expect(results[2]?.content).toContain('echo: found by search');
+  });
 });

@@ -134,4 +134,51 @@ describe('the OpenAI Responses API', () => {
       error: { message: 'scripted failure', type: 'server_error', code: null },
     });
   });
+
+  it('answers tool_search with a client tool_search_call and maps tools it loaded to their namespace', async () => {
+    const server = await start([
+      { toolCalls: [{ name: 'tool_search', arguments: { query: 'echo' } }] },
+      { toolCalls: [{ name: 'mcp__echo__echo', arguments: { text: 'hi' } }] },
+    ]);
+    const first = await postJson(server.origin, '/v1/responses', {
+      stream: true,
+      tools: [{ type: 'tool_search', execution: 'client' }],
+      input: 'find echo',
+    });
+    const searchCall = (await readServerSentEvents(first)).find(
+      (event) => event.event === 'response.output_item.done',
+    )?.data.item;
+    expect(searchCall).toEqual({
+      id: 'tsc_mock_0_0',
+      type: 'tool_search_call',
+      status: 'completed',
+      call_id: 'call_0_0',
+      execution: 'client',
+      arguments: { query: 'echo' },
+    });
+    const loaded = {
+      type: 'namespace',
+      name: 'mcp__echo',
+      tools: [{ type: 'function', name: 'echo' }],
+    };
+    const body = {
+      stream: true,
+      tools: [{ type: 'tool_search', execution: 'client' }],
+      input: [
+        { type: 'message', role: 'user', content: 'find echo' },
+        searchCall,
+        { type: 'tool_search_output', call_id: 'call_0_0', execution: 'client', tools: [loaded] },
+      ],
+    };
+    const second = await postJson(server.origin, '/v1/responses', body);
+    const echoCall = (await readServerSentEvents(second)).find(
+      (event) => event.event === 'response.output_item.done',
+    )?.data.item;
+    expect(echoCall).toMatchObject({ type: 'function_call', namespace: 'mcp__echo', name: 'echo' });
+    expect(findLastToolResult(body)).toMatchObject({
+      toolName: 'tool_search',
+      arguments: '{"query":"echo"}',
+      content: JSON.stringify([loaded]),
+    });
+  });
 });

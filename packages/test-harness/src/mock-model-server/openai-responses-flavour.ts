@@ -13,26 +13,45 @@ import type { ChatCompletionRequestBody, MockTurn } from './mock-model-script.js
 
 type OutputItem = Record<string, unknown> & { id: string; type: string };
 
-/** Names of the request's tools of type `custom` (free-form input instead of JSON arguments). */
-function customToolNames(body: ChatCompletionRequestBody): Set<string> {
-  const names = new Set<string>();
+/**
+ * The request's tools that are not plain functions, by the name a script calls them with:
+ * `custom` tools (free-form input, such as Codex's `apply_patch`) by their name, and a
+ * client-side `tool_search` tool (Codex's search over deferred MCP tools) as `tool_search`.
+ */
+function specialTools(body: ChatCompletionRequestBody): Map<string, 'custom' | 'tool_search'> {
+  const tools = new Map<string, 'custom' | 'tool_search'>();
   for (const raw of Array.isArray(body.tools) ? body.tools : []) {
     const tool = asRecord(raw);
-    if (tool?.type === 'custom' && typeof tool.name === 'string') names.add(tool.name);
+    if (tool?.type === 'custom' && typeof tool.name === 'string') tools.set(tool.name, 'custom');
+    if (tool?.type === 'tool_search') tools.set('tool_search', 'tool_search');
   }
-  return names;
+  return tools;
+}
+
+function argumentsObject(value: unknown): unknown {
+  if (typeof value !== 'string') return value ?? {};
+  try {
+    return JSON.parse(value);
+  } catch {
+    return { query: value };
+  }
 }
 
 /**
  * Tools grouped under a `namespace` tool (Codex puts each MCP server's tools in one, e.g.
- * namespace `mcp__echo` with function `echo`): maps `mcp__echo__echo` to its two parts, so
- * a script can name the tool as other hosts do.
+ * namespace `mcp__echo` with function `echo`), offered in `tools` or loaded by an earlier
+ * `tool_search` (its output in `input`): maps `mcp__echo__echo` to its two parts, so a
+ * script can name the tool as other hosts do.
  */
 function namespacedTools(
   body: ChatCompletionRequestBody,
 ): Map<string, { namespace: string; name: string }> {
   const names = new Map<string, { namespace: string; name: string }>();
-  for (const raw of Array.isArray(body.tools) ? body.tools : []) {
+  const searched = (Array.isArray(body.input) ? body.input : []).flatMap((raw) => {
+    const item = asRecord(raw);
+    return item?.type === 'tool_search_output' && Array.isArray(item.tools) ? item.tools : [];
+  });
+  for (const raw of [...(Array.isArray(body.tools) ? body.tools : []), ...searched]) {
     const tool = asRecord(raw);
     if (tool?.type !== 'namespace' || typeof tool.name !== 'string') continue;
     for (const inner of Array.isArray(tool.tools) ? tool.tools : []) {
@@ -55,11 +74,22 @@ function outputItems(turn: MockTurn, context: FlavourAnswerContext): OutputItem[
       content: [{ type: 'output_text', text: turn.text, annotations: [] }],
     });
   }
-  const custom = customToolNames(context.body);
+  const special = specialTools(context.body);
   const namespaced = namespacedTools(context.body);
   (turn.toolCalls ?? []).forEach((call, position) => {
     const callId = call.id ?? `call_${n}_${position}`;
-    if (custom.has(call.name) && typeof call.arguments === 'string') {
+    if (special.get(call.name) === 'tool_search') {
+      items.push({
+        id: `tsc_mock_${n}_${position}`,
+        type: 'tool_search_call',
+        status: 'completed',
+        call_id: callId,
+        execution: 'client',
+        arguments: argumentsObject(call.arguments),
+      });
+      return;
+    }
+    if (special.get(call.name) === 'custom' && typeof call.arguments === 'string') {
       items.push({
         id: `ctc_mock_${n}_${position}`,
         type: 'custom_tool_call',
@@ -132,6 +162,11 @@ function itemEvents(item: OutputItem, outputIndex: number): [string, Record<stri
       ['response.custom_tool_call_input.delta', { ...at, delta: input }],
       ['response.custom_tool_call_input.done', { ...at, input }],
     );
+  } else if (item.type === 'tool_search_call') {
+    events.push([
+      'response.output_item.added',
+      { output_index: outputIndex, item: { ...item, status: 'in_progress' } },
+    ]);
   } else {
     const args = asString(item.arguments) ?? '';
     events.push(
@@ -203,6 +238,19 @@ export function readResponsesConversation(body: ChatCompletionRequestBody): Mock
         id: callId,
         name: namespace ? `${namespace}__${name}` : name,
         arguments: asString(args) ?? '',
+      });
+    } else if (type === 'tool_search_call') {
+      items.push({
+        kind: 'tool-call',
+        id: callId,
+        name: 'tool_search',
+        arguments: JSON.stringify(item.arguments ?? {}),
+      });
+    } else if (type === 'tool_search_output') {
+      items.push({
+        kind: 'tool-result',
+        toolCallId: callId,
+        content: JSON.stringify(item.tools ?? []),
       });
     } else if (type === 'function_call_output' || type === 'custom_tool_call_output') {
       const output = item.output;
