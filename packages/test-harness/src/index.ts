@@ -32,6 +32,7 @@ export type {
   ChatCompletionRequestBody,
   ChatMessage,
   ChatToolCall,
+  MarkerScriptOptions,
   MockApiFlavour,
   MockConversationItem,
   MockModelRequest,
@@ -46,12 +47,14 @@ export type {
   ToolResultMessage,
 } from './mock-model-server/index.js';
 export {
+  createMarkerScript,
   findLastToolResult,
   findLastUserText,
   findToolResults,
   findUserTexts,
   messageText,
   readConversation,
+  requestsWithMarker,
   startMockModelServer,
 } from './mock-model-server/index.js';
 // scripted agents

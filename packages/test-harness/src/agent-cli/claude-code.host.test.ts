@@ -1,15 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import {
+  createMarkerScript,
+  requestsWithMarker,
+} from '../mock-model-server/create-marker-script.js';
 import { findToolResults, findUserTexts } from '../mock-model-server/find-last-tool-result.js';
 import { findAgentCli } from './find-agent-cli.js';
 import { killRunningAgentClis } from './run-agent-cli.js';
 import {
   type AgentCliScenario,
   createAgentCliScenario,
-  requestsOf,
   TURN_TIMEOUT_MS,
-  turnsByMarker,
 } from './test-support/agent-cli-scenario.js';
 
 // The real Claude Code (`claude -p`) driven by a scripted Anthropic Messages API.
@@ -46,7 +48,7 @@ describe.skipIf(!cli.found)('the real Claude Code', () => {
     const scenario = await createAgentCliScenario(claude, {
       model: 'claude-sonnet-4-5',
       script: ({ repo, outside }) =>
-        turnsByMarker({
+        createMarkerScript({
           edit: [
             {
               toolCalls: [
@@ -121,7 +123,7 @@ describe.skipIf(!cli.found)('the real Claude Code', () => {
       'Write',
       'Bash',
     ]);
-    const editRequests = requestsOf(server, 'edit');
+    const editRequests = requestsWithMarker(server.requests, 'edit');
     expect(editRequests.every((request) => request.flavour === 'anthropic-messages')).toBe(true);
     expect(editRequests[0]?.model).toBe('claude-sonnet-4-5');
     expect(editRequests[0]?.stream).toBe(true);
@@ -137,7 +139,7 @@ describe.skipIf(!cli.found)('the real Claude Code', () => {
     expect(second.code, second.report).toBe(0);
     expect(environment.sessionIdFrom(second.stdout)).toBe(sessionId);
     expect(readFileSync(inRepo('notes.txt'), 'utf8')).toBe('second\n');
-    const resumed = requestsOf(server, 'again')[0];
+    const resumed = requestsWithMarker(server.requests, 'again')[0];
     const texts = findUserTexts(resumed ?? {});
     expect(texts.some((text) => text.includes('[turn:edit]'))).toBe(true);
     expect(findToolResults(resumed ?? {}).map((result) => result.toolName)).toContain('Write');
@@ -169,7 +171,7 @@ describe.skipIf(!cli.found)('the real Claude Code', () => {
       env: { TEAMKIT_RUN: 'run-from-launcher' },
       echoMcp: { env: { TEAMKIT_MEMBER: 'alice' } },
       script: () =>
-        turnsByMarker({
+        createMarkerScript({
           mcp: [
             // Claude Code defers MCP tools: the model loads the tool's schema first.
             {
@@ -190,7 +192,7 @@ describe.skipIf(!cli.found)('the real Claude Code', () => {
       scenario.environment.firstTurnArgs('[turn:mcp] Echo.'),
     );
     expect(run.code, run.report).toBe(0);
-    const requests = requestsOf(scenario.server, 'mcp');
+    const requests = requestsWithMarker(scenario.server.requests, 'mcp');
     const offered = (index: number) =>
       (requests[index]?.body.tools ?? []).map((tool) => (tool as { name?: string }).name);
     expect(offered(0)).toContain('ToolSearch');

@@ -2,6 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import {
+  createMarkerScript,
+  requestsWithMarker,
+} from '../mock-model-server/create-marker-script.js';
 import { findToolResults, findUserTexts } from '../mock-model-server/find-last-tool-result.js';
 import { parseJsonLines } from './agent-cli-environment.js';
 import { findAgentCli } from './find-agent-cli.js';
@@ -9,9 +13,7 @@ import { killRunningAgentClis } from './run-agent-cli.js';
 import {
   type AgentCliScenario,
   createAgentCliScenario,
-  requestsOf,
   TURN_TIMEOUT_MS,
-  turnsByMarker,
 } from './test-support/agent-cli-scenario.js';
 
 // The real Codex (`codex exec`) driven by a scripted OpenAI Responses API.
@@ -40,7 +42,7 @@ describe.skipIf(!cli.found)('the real Codex', () => {
       // Codex's sandbox keeps .git read-only; the repository's git folder is made writable
       // so that the model can commit.
       script: ({ outside }) =>
-        turnsByMarker({
+        createMarkerScript({
           edit: [
             { toolCalls: [shell("printf 'first\\n' > notes.txt")] },
             { toolCalls: [shell(`printf 'x\\n' > ${join(outside, 'escape.txt')}`)] },
@@ -66,7 +68,7 @@ describe.skipIf(!cli.found)('the real Codex', () => {
     expect(first.code, first.report).toBe(0);
     expect(readFileSync(join(repo, 'notes.txt'), 'utf8')).toBe('first\n');
     expect(existsSync(join(outside, 'escape.txt'))).toBe(false);
-    const editRequests = requestsOf(server, 'edit');
+    const editRequests = requestsWithMarker(server.requests, 'edit');
     expect(editRequests.every((request) => request.flavour === 'openai-responses')).toBe(true);
     expect(editRequests[0]?.model).toBe('mock-codex');
     expect(editRequests[0]?.stream).toBe(true);
@@ -93,7 +95,7 @@ describe.skipIf(!cli.found)('the real Codex', () => {
     expect(second.code, second.report).toBe(0);
     expect(environment.sessionIdFrom(second.stdout)).toBe(sessionId);
     expect(readFileSync(join(repo, 'notes.txt'), 'utf8')).toBe('second\n');
-    const resumed = requestsOf(server, 'again')[0];
+    const resumed = requestsWithMarker(server.requests, 'again')[0];
     expect(findUserTexts(resumed ?? {}).some((text) => text.includes('[turn:edit]'))).toBe(true);
     expect(resumed?.headers['session-id']).toBe(sessionId);
   });
@@ -118,7 +120,7 @@ describe.skipIf(!cli.found)('the real Codex', () => {
       env: { TEAMKIT_RUN: 'run-from-launcher', TEAMKIT_NOT_FORWARDED: 'x' },
       echoMcp: { env: { TEAMKIT_MEMBER: 'alice' }, inheritEnv: ['TEAMKIT_RUN'] },
       script: () =>
-        turnsByMarker({
+        createMarkerScript({
           mcp: [
             { toolCalls: [{ name: 'mcp__echo__echo', arguments: { text: 'hello over mcp' } }] },
           ],
@@ -130,7 +132,7 @@ describe.skipIf(!cli.found)('the real Codex', () => {
       scenario.environment.firstTurnArgs('[turn:mcp] Echo.'),
     );
     expect(run.code, run.report).toBe(0);
-    const requests = requestsOf(scenario.server, 'mcp');
+    const requests = requestsWithMarker(scenario.server.requests, 'mcp');
     expect(JSON.stringify(requests[0]?.body.tools)).toContain('"name":"mcp__echo"');
     const echoed = findToolResults(requests.at(-1) ?? {}).find(
       (result) => result.toolName === 'mcp__echo__echo',
@@ -161,7 +163,7 @@ describe.skipIf(!cli.found)('the real Codex', () => {
       model: 'gpt-5.5',
       echoMcp: {},
       script: () =>
-        turnsByMarker({
+        createMarkerScript({
           known: [
             { toolCalls: [{ name: 'apply_patch', arguments: patch }] },
             { toolCalls: [{ name: 'tool_search', arguments: { query: 'echo', limit: 2 } }] },
@@ -176,7 +178,7 @@ describe.skipIf(!cli.found)('the real Codex', () => {
     );
     expect(run.code, run.report).toBe(0);
     expect(readFileSync(join(scenario.repo, 'patched.txt'), 'utf8')).toBe('patched\n');
-    const requests = requestsOf(scenario.server, 'known');
+    const requests = requestsWithMarker(scenario.server.requests, 'known');
     const types = (requests[0]?.body.tools ?? []).map((tool) => (tool as { type?: string }).type);
     expect(types).toContain('custom');
     expect(types).toContain('tool_search');

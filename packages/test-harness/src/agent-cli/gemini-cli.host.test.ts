@@ -1,6 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import {
+  createMarkerScript,
+  requestsWithMarker,
+} from '../mock-model-server/create-marker-script.js';
 import { findToolResults, findUserTexts } from '../mock-model-server/find-last-tool-result.js';
 import { parseJsonObject } from './agent-cli-environment.js';
 import { findAgentCli } from './find-agent-cli.js';
@@ -8,9 +12,7 @@ import { killRunningAgentClis } from './run-agent-cli.js';
 import {
   type AgentCliScenario,
   createAgentCliScenario,
-  requestsOf,
   TURN_TIMEOUT_MS,
-  turnsByMarker,
 } from './test-support/agent-cli-scenario.js';
 
 // The real Gemini CLI (`gemini --prompt`) driven by a scripted Gemini API.
@@ -42,7 +44,7 @@ describe.skipIf(!cli.found)('the real Gemini CLI', () => {
     if (!gemini) return;
     const scenario = await createAgentCliScenario(gemini, {
       script: ({ repo, outside }) =>
-        turnsByMarker({
+        createMarkerScript({
           edit: [
             {
               toolCalls: [
@@ -89,7 +91,7 @@ describe.skipIf(!cli.found)('the real Gemini CLI', () => {
     expect(parseJsonObject(first.stdout.trim())?.response).toBe('edit done');
     expect(readFileSync(join(repo, 'notes.txt'), 'utf8')).toBe('first\n');
     expect(existsSync(join(outside, 'escape.txt'))).toBe(false);
-    const editRequests = requestsOf(server, 'edit');
+    const editRequests = requestsWithMarker(server.requests, 'edit');
     expect(editRequests.every((request) => request.flavour === 'gemini')).toBe(true);
     expect(editRequests[0]?.model).toBe('gemini-2.5-flash');
     expect(editRequests[0]?.stream).toBe(true);
@@ -108,7 +110,7 @@ describe.skipIf(!cli.found)('the real Gemini CLI', () => {
     expect(second.code, second.report).toBe(0);
     expect(environment.sessionIdFrom(second.stdout)).toBe(sessionId);
     expect(readFileSync(join(repo, 'notes.txt'), 'utf8')).toBe('second\n');
-    const resumed = requestsOf(server, 'again')[0];
+    const resumed = requestsWithMarker(server.requests, 'again')[0];
     expect(findUserTexts(resumed ?? {}).some((text) => text.includes('[turn:edit]'))).toBe(true);
   });
 
@@ -137,7 +139,7 @@ describe.skipIf(!cli.found)('the real Gemini CLI', () => {
       env: { TEAMKIT_RUN: 'run-from-launcher' },
       echoMcp: { env: { TEAMKIT_MEMBER: 'alice' } },
       script: () =>
-        turnsByMarker({
+        createMarkerScript({
           mcp: [{ toolCalls: [{ name: 'mcp_echo_echo', arguments: { text: 'hello over mcp' } }] }],
         }),
     });
@@ -147,7 +149,7 @@ describe.skipIf(!cli.found)('the real Gemini CLI', () => {
       scenario.environment.firstTurnArgs('[turn:mcp] Echo.'),
     );
     expect(run.code, run.report).toBe(0);
-    const requests = requestsOf(scenario.server, 'mcp');
+    const requests = requestsWithMarker(scenario.server.requests, 'mcp');
     expect(offered(requests[0])).toContain('mcp_echo_echo');
     const echoed = findToolResults(requests.at(-1) ?? {}).find(
       (result) => result.toolName === 'mcp_echo_echo',

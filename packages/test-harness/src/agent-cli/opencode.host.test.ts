@@ -1,6 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import {
+  createMarkerScript,
+  requestsWithMarker,
+} from '../mock-model-server/create-marker-script.js';
 import { findToolResults, findUserTexts } from '../mock-model-server/find-last-tool-result.js';
 import { parseJsonLines } from './agent-cli-environment.js';
 import { findAgentCli } from './find-agent-cli.js';
@@ -8,9 +12,7 @@ import { killRunningAgentClis } from './run-agent-cli.js';
 import {
   type AgentCliScenario,
   createAgentCliScenario,
-  requestsOf,
   TURN_TIMEOUT_MS,
-  turnsByMarker,
 } from './test-support/agent-cli-scenario.js';
 
 // The real OpenCode (`opencode run`) driven by a scripted chat completions API.
@@ -35,7 +37,7 @@ describe.skipIf(!cli.found)('the real OpenCode', () => {
     const scenario = await createAgentCliScenario(opencode, {
       model: 'mock-opencode',
       script: ({ repo, outside }) =>
-        turnsByMarker({
+        createMarkerScript({
           edit: [
             {
               toolCalls: [
@@ -90,7 +92,9 @@ describe.skipIf(!cli.found)('the real OpenCode', () => {
     expect(existsSync(join(outside, 'escape.txt'))).toBe(false);
     // The denial is a tool error the model sees; the turn goes on to the next step.
     expect(readFileSync(join(repo, 'shell.txt'), 'utf8')).toBe('shell\n');
-    const editRequests = requestsOf(server, 'edit').filter((request) => request.body.tools?.length);
+    const editRequests = requestsWithMarker(server.requests, 'edit').filter(
+      (request) => request.body.tools?.length,
+    );
     expect(editRequests.every((request) => request.flavour === 'chat-completions')).toBe(true);
     expect(editRequests[0]?.model).toBe('mock-opencode');
     const denial = findToolResults(editRequests.at(-1) ?? {})[1];
@@ -106,7 +110,9 @@ describe.skipIf(!cli.found)('the real OpenCode', () => {
     expect(second.code, second.report).toBe(0);
     expect(environment.sessionIdFrom(second.stdout)).toBe(sessionId);
     expect(readFileSync(join(repo, 'notes.txt'), 'utf8')).toBe('second\n');
-    const resumed = requestsOf(server, 'again').find((request) => request.body.tools?.length);
+    const resumed = requestsWithMarker(server.requests, 'again').find(
+      (request) => request.body.tools?.length,
+    );
     expect(findUserTexts(resumed ?? {}).some((text) => text.includes('[turn:edit]'))).toBe(true);
   });
 
@@ -136,7 +142,7 @@ describe.skipIf(!cli.found)('the real OpenCode', () => {
       env: { TEAMKIT_RUN: 'run-from-launcher' },
       echoMcp: { env: { TEAMKIT_MEMBER: 'alice' } },
       script: () =>
-        turnsByMarker({
+        createMarkerScript({
           mcp: [{ toolCalls: [{ name: 'echo_echo', arguments: { text: 'hello over mcp' } }] }],
         }),
     });
@@ -146,7 +152,7 @@ describe.skipIf(!cli.found)('the real OpenCode', () => {
       scenario.environment.firstTurnArgs('[turn:mcp] Echo.'),
     );
     expect(run.code, run.report).toBe(0);
-    const requests = requestsOf(scenario.server, 'mcp').filter(
+    const requests = requestsWithMarker(scenario.server.requests, 'mcp').filter(
       (request) => request.body.tools?.length,
     );
     expect(JSON.stringify(requests[0]?.body.tools)).toContain('"name":"echo_echo"');

@@ -1,3 +1,5 @@
+export type { MarkerScriptOptions } from './create-marker-script.js';
+export { createMarkerScript, requestsWithMarker } from './create-marker-script.js';
 export type { ToolResultMessage } from './find-last-tool-result.js';
 export {
   findLastToolResult,

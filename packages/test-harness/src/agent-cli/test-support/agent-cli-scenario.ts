@@ -4,12 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findUserTexts } from '../../mock-model-server/find-last-tool-result.js';
-import type {
-  MockModelRequest,
-  MockTurn,
-  MockTurnResolver,
-} from '../../mock-model-server/mock-model-script.js';
+import type { MockTurnResolver } from '../../mock-model-server/mock-model-script.js';
 import {
   type MockModelServer,
   startMockModelServer,
@@ -27,41 +22,6 @@ export const ECHO_MCP_SERVER = fileURLToPath(
 
 /** How long one CLI process may run in these tests. */
 export const TURN_TIMEOUT_MS = 180_000;
-
-const MARKER = /\[turn:([\w-]+)\]/g;
-
-function offersTools(request: MockModelRequest): boolean {
-  const tools = request.body.tools;
-  return Array.isArray(tools) && tools.length > 0;
-}
-
-/**
- * A script that plays scripted turns by marker: a prompt containing `[turn:<name>]` gets the
- * steps of `turns[name]` one request at a time (the newest marker in the conversation wins,
- * so a resumed turn plays its own steps), then `"<name> done"`. Requests that offer no tools
- * (OpenCode's title request) get a short text and use no step.
- */
-export function turnsByMarker(turns: Record<string, MockTurn[]>): MockTurnResolver {
-  const used = new Map<string, number>();
-  return (request) => {
-    if (!offersTools(request)) return { text: 'Scripted side answer' };
-    let marker: string | undefined;
-    for (const text of findUserTexts(request)) {
-      for (const match of text.matchAll(MARKER)) marker = match[1];
-    }
-    if (marker === undefined) return undefined;
-    const step = used.get(marker) ?? 0;
-    used.set(marker, step + 1);
-    return turns[marker]?.[step] ?? { text: `${marker} done` };
-  };
-}
-
-/** The requests of one marker's turn, oldest first. */
-export function requestsOf(server: MockModelServer, marker: string): MockModelRequest[] {
-  return server.requests.filter((request) =>
-    findUserTexts(request).some((text) => text.includes(`[turn:${marker}]`)),
-  );
-}
 
 /** One temp folder with a git repository to work in, a folder outside it, and a mock model. */
 export interface AgentCliScenario {
