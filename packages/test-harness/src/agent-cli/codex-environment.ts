@@ -27,10 +27,11 @@ function tomlTable(values: Record<string, string>): string {
 /**
  * Codex (`codex exec`) against the OpenAI Responses API of a mock model server, configured
  * in its own `CODEX_HOME/config.toml`. Shell commands run in Codex's `workspace-write`
- * sandbox (bubblewrap): the working folder (and `writableRoots`) is writable, everything else,
- * `/tmp` and `$TMPDIR` included, is read-only; approvals never prompt. Resumed turns
- * (`codex exec resume`) take the same settings from the config file, since `resume` has no
- * `--sandbox` flag. MCP servers are `[mcp_servers.<name>]` tables whose tools are approved.
+ * sandbox (bubblewrap): the working folder (and `writableRoots`) is writable, everything
+ * else, the system temp folder and `$TMPDIR` included, is read-only; approvals never
+ * prompt. Resumed turns (`codex exec resume`) take the same settings from the config file,
+ * since `resume` has no `--sandbox` flag. MCP servers are `[mcp_servers.<name>]` tables
+ * whose tools are approved.
  */
 export function createCodexEnvironment(options: AgentCliEnvironmentOptions): AgentCliEnvironment {
   const home = join(options.root, 'home');
