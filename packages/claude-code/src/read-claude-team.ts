@@ -194,7 +194,7 @@ export async function readClaudeTeam(
     liveness = {
       status: 'finished',
       reason:
-        'the team folder is gone (Claude Code removes it when the lead ends); its tasks remain',
+        'the team folder is gone, as Claude Code leaves it when the lead ends; its tasks remain',
     };
   } else {
     liveness = {

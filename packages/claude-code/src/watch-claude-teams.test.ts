@@ -13,6 +13,7 @@ import {
   TEST_PID_SPACE,
   useConfigDir,
 } from './test-support/plant-team.js';
+import { startWorkerProcess, useWorkerCleanup } from './test-support/worker-process.js';
 import type { ClaudeTeamChange, ClaudeTeamWatch } from './watch-claude-teams.js';
 
 let configDir = '';
@@ -26,6 +27,8 @@ const probe: ProcessProbe = {
   isRunning: (pid) => running.has(pid),
   startTimeOf: (pid) => running.get(pid),
 };
+
+useWorkerCleanup();
 
 let watch: ClaudeTeamWatch | undefined;
 afterEach(() => {
@@ -161,5 +164,13 @@ describe('watching Claude Code teams', () => {
     );
     expect(seen.every((entry) => entry.startsWith('session-44440001'))).toBe(true);
     expect(errors.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('lets the process exit once the listener closed the watch', async () => {
+    await plantTeam(configDir, 'session-55550001');
+    const worker = startWorkerProcess('watch-once.mjs', [configDir]);
+
+    expect(await worker.exited).toBe(0);
+    expect(worker.lines()).toEqual(['updated']);
   });
 });

@@ -89,7 +89,7 @@ export function watchClaudeTeams(
   };
 
   const watchFolder = (folder: string, teamOf: (file: string | null) => string | undefined) => {
-    if (watchers.has(folder)) return;
+    if (closed || watchers.has(folder)) return;
     try {
       const watcher = watch(folder, (_event, file) => {
         const team = teamOf(file === null ? null : String(file));
@@ -188,7 +188,7 @@ export function watchClaudeTeams(
           onError(error);
         }
       }
-      syncWatchers();
+      if (!closed) syncWatchers();
     } catch (error) {
       onError(error);
     } finally {
