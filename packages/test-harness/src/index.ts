@@ -4,11 +4,36 @@
  * Every export is listed by name; adding a name here makes it public API.
  */
 
+// agent CLIs driven against the mock model server
+export type {
+  AgentCliEnvironment,
+  AgentCliEnvironmentOptions,
+  AgentCliLocation,
+  AgentCliMcpServer,
+  AgentCliName,
+  AgentCliRun,
+  FindAgentCliOptions,
+  FoundAgentCli,
+  MissingAgentCli,
+  RunAgentCliOptions,
+} from './agent-cli/index.js';
+export {
+  AGENT_CLI_NAMES,
+  AGENT_CLI_PACKAGES,
+  createAgentCliEnvironment,
+  describeAgentCliRun,
+  findAgentCli,
+  killRunningAgentClis,
+  REQUIRE_PROGRAMS_ENV,
+  runAgentCli,
+} from './agent-cli/index.js';
 // mock model server
 export type {
   ChatCompletionRequestBody,
   ChatMessage,
   ChatToolCall,
+  MockApiFlavour,
+  MockConversationItem,
   MockModelRequest,
   MockModelScript,
   MockModelServer,
@@ -16,6 +41,7 @@ export type {
   MockScriptStep,
   MockToolCall,
   MockTurn,
+  MockTurnError,
   MockTurnResolver,
   ToolResultMessage,
 } from './mock-model-server/index.js';
@@ -23,7 +49,9 @@ export {
   findLastToolResult,
   findLastUserText,
   findToolResults,
+  findUserTexts,
   messageText,
+  readConversation,
   startMockModelServer,
 } from './mock-model-server/index.js';
 // scripted agents
