@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClaudeTeamView } from './claude-team-view.js';
@@ -172,5 +172,30 @@ describe('watching Claude Code teams', () => {
 
     expect(await worker.exited).toBe(0);
     expect(worker.lines()).toEqual(['updated']);
+  });
+
+  it("picks up the lead's version from its session file, written just after the team", async () => {
+    running.set(4242, '104284');
+    const config = await plantTeam(configDir, 'session-66660001');
+    const changes: ClaudeTeamChange[] = [];
+    // No periodic read during the test: only the file event can bring the version.
+    watch = createClaudeTeamSource({ configDir, probe }).watch((change) => changes.push(change), {
+      debounceMs: 20,
+      reconcileMs: 600_000,
+    });
+    await watch.ready;
+    expect(changes).toEqual([expect.objectContaining({ type: 'updated' })]);
+
+    await mkdir(path.join(configDir, 'sessions'), { recursive: true });
+    await writeFile(
+      path.join(configDir, 'sessions', '4242.json'),
+      JSON.stringify({ pid: 4242, sessionId: config.leadSessionId, version: '2.1.328' }),
+    );
+
+    const change = await waitFor(
+      () => changes.find((entry) => entry.type === 'updated' && entry.team.version === '2.1.328'),
+      'the version',
+    );
+    expect(change.type).toBe('updated');
   });
 });

@@ -40,6 +40,9 @@ export interface ClaudeTeamWatch {
   close(): void;
 }
 
+// What a folder's event maps to when it concerns no watched team.
+const IGNORED = '';
+
 // Teams that ended are read again only on every FULL_RECONCILE_EVERY-th tick (or when an
 // event names them): nothing but Teamkit's refused writes would change them.
 const FULL_RECONCILE_EVERY = 10;
@@ -62,7 +65,7 @@ export function watchClaudeTeams(
   const onError = options.onError ?? (() => {});
   const folders = claudeFolders(context.configDir);
 
-  const reported = new Map<string, { signature: string; finished: boolean }>();
+  const reported = new Map<string, { signature: string; finished: boolean; leadPid?: number }>();
   const dirtyTeams = new Set<string>();
   let listingDirty = true;
   let everythingDirty = true;
@@ -88,11 +91,16 @@ export function watchClaudeTeams(
     }
   };
 
-  const watchFolder = (folder: string, teamOf: (file: string | null) => string | undefined) => {
+  const watchFolder = (
+    folder: string,
+    teamOf: (file: string | null) => string | undefined,
+    onAdded: () => void,
+  ) => {
     if (closed || watchers.has(folder)) return;
     try {
       const watcher = watch(folder, (_event, file) => {
         const team = teamOf(file === null ? null : String(file));
+        if (team === IGNORED) return;
         if (team === undefined) listingDirty = true;
         else dirtyTeams.add(team);
         schedule();
@@ -105,24 +113,45 @@ export function watchClaudeTeams(
         schedule();
       });
       watchers.set(folder, watcher);
+      // What changed between the last read and this watcher would be missed: read it again.
+      onAdded();
+      schedule();
     } catch {
       // Not there yet: the next read tries again.
     }
   };
 
   const syncWatchers = () => {
-    const wanted = new Map<string, (file: string | null) => string | undefined>();
+    type Watched = { teamOf: (file: string | null) => string | undefined; onAdded: () => void };
+    const wanted = new Map<string, Watched>();
     const byName = (file: string | null) =>
       file === null || file.includes('.deleted-') ? undefined : (single ?? file);
-    wanted.set(context.configDir, () => undefined);
-    wanted.set(folders.teams, byName);
-    wanted.set(folders.tasks, byName);
+    const relist = () => {
+      listingDirty = true;
+    };
+    wanted.set(context.configDir, { teamOf: () => undefined, onAdded: relist });
+    wanted.set(folders.teams, { teamOf: byName, onAdded: relist });
+    wanted.set(folders.tasks, { teamOf: byName, onAdded: relist });
+    // A lead's session file (its Claude Code version) is written just after its team.
+    wanted.set(folders.sessions, {
+      teamOf: (file) => {
+        const pid = file === null ? undefined : /^([0-9]+)\.json$/.exec(file)?.[1];
+        for (const [name, entry] of reported) {
+          if (pid !== undefined && entry.leadPid === Number(pid)) return name;
+        }
+        return IGNORED;
+      },
+      onAdded: () => {
+        for (const [name, entry] of reported) if (!entry.finished) dirtyTeams.add(name);
+      },
+    });
     for (const [name, entry] of reported) {
       if (entry.finished) continue;
       const paths = claudeTeamPaths(context.configDir, name);
-      wanted.set(paths.teamFolder, () => name);
-      wanted.set(paths.inboxesFolder, () => name);
-      wanted.set(paths.taskListFolder, () => name);
+      const watched: Watched = { teamOf: () => name, onAdded: () => dirtyTeams.add(name) };
+      wanted.set(paths.teamFolder, watched);
+      wanted.set(paths.inboxesFolder, watched);
+      wanted.set(paths.taskListFolder, watched);
     }
     for (const [folder, watcher] of watchers) {
       if (!wanted.has(folder)) {
@@ -130,7 +159,7 @@ export function watchClaudeTeams(
         watchers.delete(folder);
       }
     }
-    for (const [folder, teamOf] of wanted) watchFolder(folder, teamOf);
+    for (const [folder, { teamOf, onAdded }] of wanted) watchFolder(folder, teamOf, onAdded);
   };
 
   const readOne = async (name: string) => {
@@ -156,7 +185,11 @@ export function watchClaudeTeams(
     }
     const signature = JSON.stringify(view);
     if (known?.signature === signature) return;
-    reported.set(name, { signature, finished });
+    reported.set(name, {
+      signature,
+      finished,
+      ...(view.liveness.leadPid === undefined ? {} : { leadPid: view.liveness.leadPid }),
+    });
     emit({ type: 'updated', team: view });
   };
 
