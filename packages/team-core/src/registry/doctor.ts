@@ -133,7 +133,10 @@ export function renderDoctorReport(report: DoctorReport): string {
       report.ignoredRedLine.map((item) => item.message),
     ),
     ...section('Unknown setting keys', [
-      ...report.unknownKeys.map((item) => `${item.key} (${item.scope} ${item.file})`),
+      ...report.unknownKeys.map(
+        (item) =>
+          `${item.key} (${item.scope} ${item.file})${item.retired === undefined ? '' : `: no longer read, ${item.retired}`}`,
+      ),
       ...report.invalidSettings.map((item) => item.message),
     ]),
     ...section(
