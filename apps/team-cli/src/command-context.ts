@@ -115,12 +115,7 @@ export function splitRunArgument(
 
 /** The client the caller acts through: its own member, or the lead for the user. */
 export async function callerClient(context: CommandContext, runId: string): Promise<MemberClient> {
-  const { createMemberClient, readRunState, TeamkitError } = await import('@teamkit/team-core');
-  if (context.member !== undefined) {
-    return createMemberClient({ home: context.home, runId, member: context.member });
-  }
-  const state = await readRunState(context.home, runId);
-  const lead = state.members.find((member) => member.isLead);
-  if (lead === undefined) throw new TeamkitError('INVALID_INPUT', `Run ${runId} has no lead.`);
-  return createMemberClient({ home: context.home, runId, member: lead.name });
+  const { createMemberClient, readRunState, requireLead } = await import('@teamkit/team-core');
+  const member = context.member ?? requireLead(await readRunState(context.home, runId)).name;
+  return createMemberClient({ home: context.home, runId, member });
 }

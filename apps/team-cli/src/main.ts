@@ -109,7 +109,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     run
       .command('stop <run>')
       .description('stop a run: members, panes, worktrees (by the safety rule)')
-      .option('--force', 'remove worktrees even with unsaved work'),
+      .option(
+        '--force',
+        'remove worktrees even with unsaved work, and go on past failing steps (listing them)',
+      ),
   ).action(act(async () => (await import('./commands/run/index.js')).runStopCommand));
   common(run.command('resume [run]').description('resume one run (or all) after a restart')).action(
     act(async () => (await import('./commands/run/index.js')).runResumeCommand),

@@ -1,5 +1,6 @@
 import type { RuntimeState, TeamRuntime, TmuxRunner } from '@teamkit/team-core';
 import { createProcessHost, type ProcessHost } from '../process-host/index.js';
+import { TEAM_COMMAND_VOCABULARY } from '../team-command-vocabulary.js';
 
 /** Options for {@link openProcessRuntime}. */
 export interface OpenProcessRuntimeOptions {
@@ -76,7 +77,7 @@ export async function openProcessRuntime(
     home: options.home,
     host,
     env: options.env,
-    channel: 'cli',
+    vocabulary: TEAM_COMMAND_VOCABULARY,
     resumeOnStart: options.resumeOnStart ?? false,
     ...(options.project === undefined ? {} : { project: options.project }),
     ...(runner === undefined || options.state?.tmuxLayout === undefined

@@ -4,7 +4,8 @@ import { openProcessRuntime } from './open-runtime.js';
 
 /**
  * Stops a run as `team run stop` does: its background supervisor first (so it does not
- * restart members), then members, panes, tasks and worktrees by the safety rule.
+ * restart members), then members, panes, tasks and worktrees by the safety rule. `force`
+ * also removes worktrees with unsaved work and goes on past failing steps, listing them.
  */
 export async function stopRunAsUser(options: {
   home: string;
@@ -16,5 +17,6 @@ export async function stopRunAsUser(options: {
   const state = await readRunState(options.home, options.runId);
   await stopBackgroundSupervisor(options.home, options.runId);
   const { runtime } = await openProcessRuntime({ home: options.home, env: options.env, state });
-  return runtime.stopRun(options.runId, { force: options.force === true });
+  const force = options.force === true;
+  return runtime.stopRun(options.runId, { force, tolerateFailures: force });
 }

@@ -117,7 +117,11 @@ export const runStatusCommand: CommandHandler = async (context, [run], _options)
   return undefined;
 };
 
-/** `team run stop <run> [--force]`: members, panes, tasks and worktrees. */
+/**
+ * `team run stop <run> [--force]`: members, panes, tasks and worktrees.
+ * `--force` also removes worktrees with unsaved work and goes on past failing steps,
+ * listing them; on a run already stopped it finishes the cleanup a plain stop refused.
+ */
 export const runStopCommand: CommandHandler = async (context, [run], options) => {
   const runId = await resolveRunId(context, run);
   const { stopRunAsUser } = await import('../../supervisor/stop-run.js');
@@ -135,9 +139,19 @@ export const runStopCommand: CommandHandler = async (context, [run], options) =>
       ...report.notStopped.map(
         (entry) => `  ${output.style('yellow', 'not stopped')} ${entry.member}: ${entry.reason}`,
       ),
+      `  tasks released: ${report.releasedTasks.length}`,
       `  worktrees removed: ${report.removedWorktrees.length}`,
+      ...report.removedWorktrees.map((removed) => `    ${removed}`),
+      ...report.discardedWork.map(
+        (entry) =>
+          `  ${output.style('yellow', 'discarded')} ${entry.member}: ${entry.files.length} changed files, ${entry.commits.length} commits`,
+      ),
       ...report.keptWorktrees.map(
         (entry) => `  ${output.style('yellow', 'kept')} ${entry.path}: ${entry.reason}`,
+      ),
+      ...report.problems.map(
+        (problem) =>
+          `  ${output.style('red', 'problem')} ${problem.step}${problem.member === undefined ? '' : ` ${problem.member}`}: [${problem.code}] ${problem.message}`,
       ),
     ].join('\n'),
   );

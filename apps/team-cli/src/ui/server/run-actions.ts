@@ -3,6 +3,7 @@ import {
   decidePermission,
   type MemberClient,
   readRunState,
+  requireLead,
   TeamkitError,
 } from '@teamkit/team-core';
 import type { ActionName } from '../protocol.js';
@@ -67,10 +68,7 @@ function idList(input: Input, field: string): string[] {
 }
 
 async function leadClient(context: RunActionContext): Promise<MemberClient> {
-  const state = await readRunState(context.home, context.runId);
-  const lead = state.members.find((member) => member.isLead);
-  if (lead === undefined)
-    throw new TeamkitError('INVALID_INPUT', `Run ${context.runId} has no lead to act as.`);
+  const lead = requireLead(await readRunState(context.home, context.runId));
   return createMemberClient({ home: context.home, runId: context.runId, member: lead.name });
 }
 

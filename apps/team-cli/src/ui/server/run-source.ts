@@ -5,6 +5,7 @@ import {
   createGitRunner,
   createTaskList,
   DONE_TASK_STATUSES,
+  findLead,
   listRuns,
   MessageSchema,
   type PermissionRequest,
@@ -119,7 +120,7 @@ const UNAVAILABLE: RunHeader['unavailable'] = {
 function headerOf(state: RuntimeState): RunHeader {
   const working = WORKING_RUN_STATUSES.includes(state.status);
   const stoppable = !TERMINAL_RUN_STATUSES.includes(state.status) && state.status !== 'deleting';
-  const lead = state.members.find((member) => member.isLead);
+  const lead = findLead(state);
   return {
     source: 'teamkit',
     runId: state.runId,
