@@ -113,9 +113,15 @@ export function splitRunArgument(
   return { run: undefined, rest: [...args] };
 }
 
-/** The client the caller acts through: its own member, or the lead for the user. */
+/**
+ * The client the caller acts through: its own member, or the lead for the user. It waits
+ * for locks as long as the `lock.timeoutMs` setting of the home's config says.
+ */
 export async function callerClient(context: CommandContext, runId: string): Promise<MemberClient> {
   const { createMemberClient, readRunState, requireLead } = await import('@teamkit/team-core');
-  const member = context.member ?? requireLead(await readRunState(context.home, runId)).name;
-  return createMemberClient({ home: context.home, runId, member });
+  const { loadCliSettings } = await import('./cli-settings.js');
+  const lock = { timeoutMs: (await loadCliSettings(context))['lock.timeoutMs'] };
+  const member =
+    context.member ?? requireLead(await readRunState(context.home, runId, { lock })).name;
+  return createMemberClient({ home: context.home, runId, member, lock });
 }

@@ -112,7 +112,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       .option(
         '--force',
         'remove worktrees even with unsaved work, and go on past failing steps (listing them)',
-      ),
+      )
+      .option('--project <dir>', 'also read the settings of the project in <dir>'),
   ).action(act(async () => (await import('./commands/run/index.js')).runStopCommand));
   common(run.command('resume [run]').description('resume one run (or all) after a restart')).action(
     act(async () => (await import('./commands/run/index.js')).runResumeCommand),

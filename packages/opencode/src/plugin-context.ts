@@ -2,6 +2,7 @@ import {
   createTeamRuntime,
   createTmuxRunner,
   findSessionMember,
+  loadSettings,
   loadTeamLibrary,
   type SessionMember,
   type TeamLibrary,
@@ -9,7 +10,7 @@ import {
 } from '@teamkit/team-core';
 import type { PluginLog } from './opencode-client.js';
 import type { OpenCodeHost } from './opencode-host.js';
-import type { ResolvedPluginOptions } from './plugin-options.js';
+import type { ResolvedPluginOptions, TmuxOption } from './plugin-options.js';
 import { OPENCODE_TOOL_VOCABULARY } from './tools/tool-vocabulary.js';
 
 /** Who called a tool or went idle: a member (or the lead) of a run, found by the core's session lookup. */
@@ -49,9 +50,17 @@ export function createPluginContext(input: PluginContextOptions): PluginContext 
   const makeRuntime = input.createRuntime ?? createTeamRuntime;
   let runtime: Promise<TeamRuntime> | undefined;
 
+  /** The plugin's `tmux` option when given, else Teamkit's `tmux.enabled` setting. */
+  async function tmuxWish(): Promise<TmuxOption> {
+    if (options.tmux !== undefined) return options.tmux;
+    const setting = (await loadSettings({ home, project, env })).values['tmux.enabled'];
+    return setting === 'auto' ? 'auto' : setting === 'on';
+  }
+
   async function tmuxOption(): Promise<Parameters<typeof createTeamRuntime>[0]['tmux']> {
-    if (options.tmux === false) return undefined;
-    if (options.tmux === 'auto' && !env.TMUX) return undefined;
+    const wish = await tmuxWish();
+    if (wish === false) return undefined;
+    if (wish === 'auto' && !env.TMUX) return undefined;
     const check = await host.checkAttach();
     if (!check.usable) {
       log('info', `tmux panes are off: ${check.reason}`);

@@ -12,11 +12,18 @@ export async function stopRunAsUser(options: {
   runId: string;
   env: NodeJS.ProcessEnv;
   force?: boolean;
+  /** A project whose settings (`worktree.cleanup`) apply too. */
+  project?: string;
 }): Promise<StopRunReport> {
   const { readRunState } = await import('@teamkit/team-core');
   const state = await readRunState(options.home, options.runId);
   await stopBackgroundSupervisor(options.home, options.runId);
-  const { runtime } = await openProcessRuntime({ home: options.home, env: options.env, state });
+  const { runtime } = await openProcessRuntime({
+    home: options.home,
+    env: options.env,
+    state,
+    ...(options.project === undefined ? {} : { project: options.project }),
+  });
   const force = options.force === true;
   return runtime.stopRun(options.runId, { force, tolerateFailures: force });
 }

@@ -6,14 +6,21 @@ import type { CommandHandler } from '../../command-handler.js';
 /** `team run start <team>`: creates the run, starts its members, and supervises it. */
 export const runStartCommand: CommandHandler = async (context, [team], options) => {
   const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');
-  const tmux = options.tmux !== false && Boolean(context.env.TMUX);
+  const { loadCliSettings, wantsTmux } = await import('../../cli-settings.js');
+  const project = typeof options.project === 'string' ? path.resolve(options.project) : undefined;
+  const settings = await loadCliSettings(context, project);
+  const tmux = wantsTmux(settings['tmux.enabled'], {
+    noTmuxFlag: options.tmux === false,
+    insideTmux: Boolean(context.env.TMUX),
+  });
   const { runtime } = await openProcessRuntime({
     home: context.home,
     env: context.env,
     tmux,
+    settings,
     resumeOnStart: true,
     ...(typeof options.agentCmd === 'string' ? { agentCommand: options.agentCmd } : {}),
-    ...(typeof options.project === 'string' ? { project: path.resolve(options.project) } : {}),
+    ...(project === undefined ? {} : { project }),
   });
   const result = await runtime.startRun(team as string, {
     ...(typeof options.repo === 'string' ? { repo: path.resolve(options.repo) } : {}),
@@ -32,7 +39,12 @@ export const runStartCommand: CommandHandler = async (context, [team], options) 
     const controller = new AbortController();
     const onSignal = () => controller.abort();
     process.once('SIGINT', onSignal);
-    const outcome = await superviseRun({ runtime, runId: result.runId, signal: controller.signal });
+    const outcome = await superviseRun({
+      runtime,
+      runId: result.runId,
+      signal: controller.signal,
+      lock: { timeoutMs: settings['lock.timeoutMs'] },
+    });
     process.off('SIGINT', onSignal);
     output.result(
       { ...summary, supervisor: 'attached', outcome },
@@ -118,7 +130,7 @@ export const runStatusCommand: CommandHandler = async (context, [run], _options)
 };
 
 /**
- * `team run stop <run> [--force]`: members, panes, tasks and worktrees.
+ * `team run stop <run> [--force] [--project DIR]`: members, panes, tasks and worktrees.
  * `--force` also removes worktrees with unsaved work and goes on past failing steps,
  * listing them; on a run already stopped it finishes the cleanup a plain stop refused.
  */
@@ -130,6 +142,7 @@ export const runStopCommand: CommandHandler = async (context, [run], options) =>
     runId,
     env: context.env,
     force: options.force === true,
+    ...(typeof options.project === 'string' ? { project: path.resolve(options.project) } : {}),
   });
   const { output } = context;
   output.result({ report }, () =>
@@ -197,22 +210,38 @@ export const runSuperviseCommand: CommandHandler = async (context, [run]) => {
   const state = await readRunState(context.home, runId);
   const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');
   const { superviseRun } = await import('../../supervisor/supervise-run.js');
-  const { runtime } = await openProcessRuntime({ home: context.home, env: context.env, state });
+  const { runtime, settings } = await openProcessRuntime({
+    home: context.home,
+    env: context.env,
+    state,
+  });
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const outcome = await superviseRun({ runtime, runId, signal: controller.signal });
+  const outcome = await superviseRun({
+    runtime,
+    runId,
+    signal: controller.signal,
+    lock: { timeoutMs: settings['lock.timeoutMs'] },
+  });
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   context.output.result({ runId, outcome }, () => `Run ${runId}: ${outcome}.`);
   return undefined;
 };
 
-/** `team run sweep`: removes the folders of deleted (and old failed) runs. */
+/**
+ * `team run sweep`: removes the folders of deleted runs, and of failed runs older than the
+ * `runs.failedRetentionHours` setting.
+ */
 export const runSweepCommand: CommandHandler = async (context) => {
   const { sweepRuns } = await import('@teamkit/team-core');
-  const report = await sweepRuns(context.home);
+  const { loadCliSettings } = await import('../../cli-settings.js');
+  const settings = await loadCliSettings(context);
+  const report = await sweepRuns(context.home, {
+    failedRetentionMs: settings['runs.failedRetentionHours'] * 60 * 60_000,
+  });
   context.output.result({ report }, () =>
     report.removed.length === 0
       ? 'Nothing to sweep.'
