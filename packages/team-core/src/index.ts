@@ -228,14 +228,14 @@ export {
 } from './state/index.js';
 export type {
   DocumentProblem,
-  FileStoreOptions,
-  HeldLock,
+  FileLock,
   LockOptions,
+  PathStore,
+  PathStoreEntryInfo,
+  PathStoreOptions,
   RunEventInput,
   RunPaths,
   StagedFile,
-  StoreEntryInfo,
-  TeamkitStore,
 } from './storage/index.js';
 // storage
 export {
@@ -245,14 +245,14 @@ export {
   assertSafeSegment,
   containedPath,
   createFileAtomically,
-  createFileStore,
   createMarkerFile,
+  createPathStore,
   DOCUMENT_VERSION,
   expandHome,
   fsyncDirectory,
   lockFolderOf,
   parseDocument,
-  readDocument,
+  readDocumentFile,
   readRunEvents,
   removeTreeWithRetry,
   renameWithRetry,

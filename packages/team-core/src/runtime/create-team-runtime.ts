@@ -27,10 +27,10 @@ import {
 } from '../state/index.js';
 import {
   appendRunEvent,
-  createFileStore,
+  createPathStore,
   type LockOptions,
+  type PathStore,
   runPaths,
-  type TeamkitStore,
 } from '../storage/index.js';
 import { createTaskList } from '../tasklist/index.js';
 import { closeMemberPane, closeRunLayout, openRunLayout, type TmuxRunner } from '../tmux/index.js';
@@ -57,7 +57,7 @@ export interface TeamRuntimeOptions {
   channel?: TeamProtocolChannel;
   /** Run {@link TeamRuntime.resumeAll} before returning (default true). */
   resumeOnStart?: boolean;
-  store?: TeamkitStore;
+  store?: PathStore;
   now?: () => number;
   lock?: LockOptions;
   /** Environment used to find the global config (`TEAMKIT_HOME`, `HOME`); default `process.env`. */
@@ -183,7 +183,7 @@ function messageOf(error: unknown): string {
 export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<TeamRuntime> {
   const host = assertTeamHost(options.host);
   const home = options.home;
-  const store = options.store ?? createFileStore();
+  const store = options.store ?? createPathStore();
   const now = options.now ?? Date.now;
   const seams = { store, now, lock: options.lock };
   const stateOptions = { ...seams, actor: 'runtime' };

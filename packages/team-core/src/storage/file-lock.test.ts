@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
 import { acquireLock, lockFolderOf, withLock } from './file-lock.js';
-import { createFileStore } from './store.js';
+import { createPathStore } from './path-store.js';
 import { killWorker, startWorker, useTempFolder, type Worker } from './test-support/workers.js';
 
 let folder: string;
@@ -61,7 +61,7 @@ describe('file locks', () => {
     expect(await killWorker(holder)).toEqual({ code: null, signal: 'SIGKILL' });
     expect(await exists(lockFolderOf(target))).toBe(true);
 
-    const store = createFileStore();
+    const store = createPathStore();
     await withLock(
       target,
       async (lock) => {
@@ -114,7 +114,7 @@ describe('file locks', () => {
     const holder = startWorker('lock-holder-worker.mjs', ['stall', target, marker]);
     await holder.waitForLine((line) => line.includes('"locked":true'));
 
-    const store = createFileStore();
+    const store = createPathStore();
     const { lock, release } = await acquireLock(target, { staleMs: 2_000, timeoutMs: 30_000 });
     try {
       await store.writeText(marker, 'yes');

@@ -17,7 +17,7 @@ export interface LockOptions {
 }
 
 /** A lock held by this process. */
-export interface HeldLock {
+export interface FileLock {
   /** The file the lock guards (the lock itself is the folder `<path>.lock`). */
   readonly path: string;
   /** True once the lock was lost: removed or taken over by someone else. */
@@ -135,12 +135,12 @@ async function takeOverIfStale(lockFolder: string, staleMs: number): Promise<voi
  * Acquires the lock on `target`, waiting up to `timeoutMs`. A lock whose holder stopped
  * its heartbeat for `staleMs` is taken over; a live holder keeps its lock however long
  * it works. Losing the lock never throws from a timer: it is recorded on the returned
- * {@link HeldLock}, whose next guarded write fails with `LOCK_COMPROMISED`.
+ * {@link FileLock}, whose next guarded write fails with `LOCK_COMPROMISED`.
  */
 export async function acquireLock(
   target: string,
   options: LockOptions = {},
-): Promise<{ lock: HeldLock; release: () => Promise<void> }> {
+): Promise<{ lock: FileLock; release: () => Promise<void> }> {
   const staleMs = Math.max(options.staleMs ?? DEFAULT_STALE_MS, 2_000);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const lockFolder = lockFolderOf(target);
@@ -180,7 +180,7 @@ export async function acquireLock(
     },
     lost: () => lostNow() !== undefined,
   };
-  const held: HeldLock = {
+  const held: FileLock = {
     path: target,
     get compromised() {
       return lostNow() !== undefined;
@@ -266,7 +266,7 @@ export async function acquireLock(
  */
 export async function withLock<T>(
   target: string,
-  fn: (lock: HeldLock) => Promise<T>,
+  fn: (lock: FileLock) => Promise<T>,
   options: LockOptions = {},
 ): Promise<T> {
   const { lock, release } = await acquireLock(target, options);

@@ -4,13 +4,13 @@ export type { DocumentProblem } from './document.js';
 export {
   DOCUMENT_VERSION,
   parseDocument,
-  readDocument,
+  readDocumentFile,
   serializeDocument,
   toDocumentProblem,
 } from './document.js';
 export type { RunEventInput } from './event-log.js';
 export { appendRunEvent, readRunEvents } from './event-log.js';
-export type { HeldLock, LockOptions } from './file-lock.js';
+export type { FileLock, LockOptions } from './file-lock.js';
 export { acquireLock, lockFolderOf, withLock } from './file-lock.js';
 export {
   removeTreeWithRetry,
@@ -19,9 +19,9 @@ export {
   unlinkWithRetry,
 } from './fs-retry.js';
 export { createMarkerFile, touchFile } from './marker-file.js';
+export type { PathStore, PathStoreEntryInfo, PathStoreOptions } from './path-store.js';
+export { createPathStore } from './path-store.js';
 export type { StagedFile } from './staged-file.js';
 export { stageFile } from './staged-file.js';
-export type { FileStoreOptions, StoreEntryInfo, TeamkitStore } from './store.js';
-export { createFileStore } from './store.js';
 export type { RunPaths } from './teamkit-home.js';
 export { assertRunId, expandHome, resolveTeamkitHome, runPaths } from './teamkit-home.js';
