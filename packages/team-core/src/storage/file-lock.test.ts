@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
@@ -38,6 +38,26 @@ describe('file locks', () => {
       await release();
     }
     expect(await exists(lockFolderOf(target))).toBe(false);
+  });
+
+  it('gives up with LOCK_TIMEOUT, without spinning, when a takeover folder is left over', async () => {
+    const target = path.join(folder, 'state.json');
+    // A stale lock (its holder stopped its heartbeat a minute ago) whose takeover folder
+    // was left by a process that died mid-takeover moments ago.
+    await mkdir(lockFolderOf(target));
+    const minuteAgo = new Date(Date.now() - 60_000);
+    await utimes(lockFolderOf(target), minuteAgo, minuteAgo);
+    await mkdir(`${lockFolderOf(target)}.takeover`);
+
+    const before = process.cpuUsage();
+    const error = await acquireLock(target, { staleMs: 2_000, timeoutMs: 500 }).catch(
+      (caught: unknown) => caught,
+    );
+    const used = process.cpuUsage(before);
+    expect(isTeamkitError(error, 'LOCK_TIMEOUT')).toBe(true);
+    // Waiting half a second costs a few milliseconds of CPU; a busy wait costs all of it.
+    expect((used.user + used.system) / 1_000).toBeLessThan(250);
+    expect(await exists(`${lockFolderOf(target)}.takeover`)).toBe(true);
   });
 
   it('serialises 8 processes incrementing one counter 1,000 times', async () => {
