@@ -49,7 +49,7 @@ function readToken(file: string, key: string): string | undefined {
     const code = errnoOf(error);
     // Missing, or anything but a regular file (a planted link): no token, list instead.
     if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENXIO') return undefined;
-    throw toStoreError(error, key, 'read the version token of');
+    throw toStoreError(error, `${key}/${VERSION_FILE}`, 'read');
   }
   try {
     if (!fs.fstatSync(fd).isFile()) return undefined;
@@ -70,7 +70,7 @@ function writeToken(file: string, token: string, key: string): void {
   try {
     fd = fs.openSync(file, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK, PRIVATE_FILE_MODE);
   } catch (error) {
-    throw toStoreError(error, key, 'write the version token of');
+    throw toStoreError(error, `${key}/${VERSION_FILE}`, 'write');
   }
   try {
     const info = fs.fstatSync(fd);
@@ -79,7 +79,7 @@ function writeToken(file: string, token: string, key: string): void {
     fs.writeSync(fd, data, 0, data.length, 0);
     fs.ftruncateSync(fd, data.length);
   } catch (error) {
-    throw toStoreError(error, key, 'write the version token of');
+    throw toStoreError(error, `${key}/${VERSION_FILE}`, 'write');
   } finally {
     fs.closeSync(fd);
   }
