@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { TeamkitError } from '../../errors/index.js';
-import type { LockOptions } from '../file-lock.js';
+import type { FileLock, LockOptions } from '../file-lock.js';
 import { assertEntryId, storeKeySegments } from '../store-key.js';
 import { assertStorableText } from '../stored-text.js';
 import type {
@@ -76,12 +76,16 @@ export function createFileEntries(guard: FolderGuard, lockDefaults: LockOptions)
     }
   }
 
-  function locked<T>(folder: string, collection: string, fn: () => Promise<T>): Promise<T> {
+  function locked<T>(
+    folder: string,
+    collection: string,
+    fn: (lock: FileLock) => Promise<T>,
+  ): Promise<T> {
     return lockedRun(
       folder,
       collection,
       async (lock) => {
-        const result = await fn();
+        const result = await fn(lock);
         lock.assertHeld();
         return result;
       },
@@ -106,7 +110,7 @@ export function createFileEntries(guard: FolderGuard, lockDefaults: LockOptions)
       // The slow part (write and fsync) happens before the lock is taken.
       const staged = await stageTemp(folder, data, `${collection}/${id}`);
       try {
-        await locked(folder, collection, async () => {
+        await locked(folder, collection, async (lock) => {
           const state = stateOf(folder, id, collection);
           if (state !== undefined) {
             throw new TeamkitError(
@@ -116,6 +120,8 @@ export function createFileEntries(guard: FolderGuard, lockDefaults: LockOptions)
             );
           }
           await options.admit?.(ledger.pending(folder, collection));
+          // The last moment to notice a lock lost during a slow admission check.
+          lock.assertHeld();
           const token = ledger.changing(folder, collection);
           const name = entryFileName(id, 'unread');
           try {

@@ -174,7 +174,8 @@ export function createFileValues(guard: FolderGuard) {
       const found = head(existing, false);
       if (found.kind !== 'value') throw notFound(key);
       if (found.ino !== ino) throw conflict(key, revision);
-      const place = placeOf(key, true) as ValuePlace;
+      const place =
+        existing.revisions === undefined ? (placeOf(key, true) as ValuePlace) : existing;
       if (!found.pinned && !pinForeignRevision(place, ino)) throw refusal(place, revision);
       const staged = await stageTemp(place.folder, data, key);
       try {
@@ -194,7 +195,8 @@ export function createFileValues(guard: FolderGuard) {
       const existing = placeOf(key, false);
       if (existing === undefined) return;
       if (head(existing, false).kind !== 'value') return;
-      const place = placeOf(key, true) as ValuePlace;
+      const place =
+        existing.revisions === undefined ? (placeOf(key, true) as ValuePlace) : existing;
       for (let attempt = 0; attempt < MAX_TRIES; attempt += 1) {
         if (attempt >= 10) await pause(Math.random() * Math.min(attempt, 50));
         const current = head(place, false);
