@@ -150,10 +150,13 @@ export function removeQuietly(target: string): void {
   }
 }
 
-/** fsyncs folders after renames and links, as a store error on failure. */
+/**
+ * fsyncs folders after renames and links, as a store error on failure. The fsyncs run
+ * side by side: on a journaling filesystem they wait for the same journal commit.
+ */
 export async function syncFolders(folders: readonly string[], key: string): Promise<void> {
   try {
-    for (const folder of folders) await fsyncDirectory(folder);
+    await Promise.all(folders.map((folder) => fsyncDirectory(folder)));
   } catch (error) {
     throw toStoreError(error, key, 'flush the folder of');
   }
