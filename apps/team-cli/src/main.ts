@@ -37,6 +37,17 @@ export async function main(argv: readonly string[]): Promise<number> {
       }
     };
 
+  // `--claude` turns a command to Claude Code's own teams (commands/claude/).
+  const orClaude =
+    (handler: keyof typeof import('./commands/claude/index.js'), load: Loader): Loader =>
+    async () =>
+    async (context, args, options) =>
+      options.claude === true
+        ? (await import('./commands/claude/index.js'))[handler](context, args, options)
+        : (await load())(context, args, options);
+  const claudeOption = (command: Command, what: string): Command =>
+    command.option('--claude', `${what} (Claude Code's own agent teams, in $CLAUDE_CONFIG_DIR)`);
+
   const common = (command: Command): Command =>
     command
       .option('--json', 'print one JSON document')
@@ -81,8 +92,15 @@ export async function main(argv: readonly string[]): Promise<number> {
       .option('--project <dir>', 'also see the project teams of <dir>')
       .option('--attach', 'supervise the run in the foreground until it ends'),
   ).action(act(async () => (await import('./commands/run/index.js')).runStartCommand));
-  common(run.command('list').description('list runs')).action(
-    act(async () => (await import('./commands/run/index.js')).runListCommand),
+  common(
+    claudeOption(run.command('list').description('list runs'), 'list Claude Code teams instead'),
+  ).action(
+    act(
+      orClaude(
+        'claudeRunListCommand',
+        async () => (await import('./commands/run/index.js')).runListCommand,
+      ),
+    ),
   );
   common(run.command('status [run]').description("a run's members, tasks and progress")).action(
     act(async () => (await import('./commands/run/index.js')).runStatusCommand),
@@ -117,8 +135,19 @@ export async function main(argv: readonly string[]): Promise<number> {
           'task_update',
         ]),
       )
-      .option('--summary <text>', 'a one-line summary'),
-  ).action(act(async () => (await import('./commands/send/index.js')).sendCommand));
+      .option('--summary <text>', 'a one-line summary')
+      .option(
+        '--claude',
+        'send into a Claude Code team: team send --claude <team> --to NAME <body>',
+      ),
+  ).action(
+    act(
+      orClaude(
+        'claudeSendCommand',
+        async () => (await import('./commands/send/index.js')).sendCommand,
+      ),
+    ),
+  );
   common(
     program
       .command('inbox [run]')
@@ -140,11 +169,24 @@ export async function main(argv: readonly string[]): Promise<number> {
     common(extra(task.command(spec).description(description))).action(
       act(async () => (await import('./commands/task/index.js'))[handler]),
     );
-  taskCommand('create <args...>', 'create a task: [run] <subject>', 'taskCreateCommand', (c) =>
-    c
+  common(
+    task
+      .command('create <args...>')
+      .description('create a task: [run] <subject>')
       .option('--description <text>', 'what done means')
       .option('--blocked-by <ids>', 'comma-separated ids this task waits for')
-      .option('--role <role>', 'the role expected to take it (metadata)'),
+      .option('--role <role>', 'the role expected to take it (metadata)')
+      .option(
+        '--claude',
+        'create it in a Claude Code team: team task create --claude <team> <subject>',
+      ),
+  ).action(
+    act(
+      orClaude(
+        'claudeTaskCreateCommand',
+        async () => (await import('./commands/task/index.js')).taskCreateCommand,
+      ),
+    ),
   );
   taskCommand('list [run]', 'list tasks', 'taskListCommand', (c) =>
     c
@@ -180,8 +222,18 @@ export async function main(argv: readonly string[]): Promise<number> {
     c.option('--reason <text>', 'why'),
   );
 
-  common(program.command('board [run]').description('tasks as kanban columns')).action(
-    act(async () => (await import('./commands/board/index.js')).boardCommand),
+  common(
+    claudeOption(
+      program.command('board [run]').description('tasks as kanban columns'),
+      'show a Claude Code team: its members, tasks and waiting messages',
+    ),
+  ).action(
+    act(
+      orClaude(
+        'claudeBoardCommand',
+        async () => (await import('./commands/board/index.js')).boardCommand,
+      ),
+    ),
   );
   common(
     program
@@ -189,9 +241,27 @@ export async function main(argv: readonly string[]): Promise<number> {
       .description('a live dashboard of members and progress (Ctrl-C exits)')
       .option('--once', 'print one frame and exit'),
   ).action(act(async () => (await import('./commands/dashboard/index.js')).dashboardCommand));
-  common(program.command('watch [run]').description('one JSON line per run event, live')).action(
-    act(async () => (await import('./commands/watch/index.js')).watchCommand),
+  common(
+    claudeOption(
+      program.command('watch [run]').description('one JSON line per run event, live'),
+      'one JSON line per change of Claude Code teams',
+    ),
+  ).action(
+    act(
+      orClaude(
+        'claudeWatchCommand',
+        async () => (await import('./commands/watch/index.js')).watchCommand,
+      ),
+    ),
   );
+
+  common(
+    program
+      .command('ui [run]')
+      .description('serve the live web dashboard on 127.0.0.1 (Ctrl-C stops it)')
+      .option('--port <port>', 'the port to listen on (default: a free one)')
+      .option('--open', 'open the page in the desktop browser'),
+  ).action(act(async () => (await import('./commands/ui/index.js')).uiCommand));
 
   const worktree = program.command('worktree').description('member worktrees');
   common(worktree.command('list').description('orphan worktrees of finished runs')).action(

@@ -206,6 +206,7 @@ export {
   countParallelMembers,
   createRunState,
   decidePermission,
+  findLead,
   findMember,
   isPathAllowed,
   listRuns,
@@ -216,6 +217,7 @@ export {
   recordTurn,
   requestPermission,
   requestShutdown,
+  requireLead,
   resumeAll,
   resumeRun,
   startMember,
@@ -225,6 +227,7 @@ export {
   transitionRun,
   updateRunState,
   WORKING_RUN_STATUSES,
+  WRITABLE_RUN_STATUSES,
 } from './state/index.js';
 export type {
   AddEntryOptions,

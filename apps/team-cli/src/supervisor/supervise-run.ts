@@ -100,6 +100,12 @@ export async function superviseOnce(
         leadGone = true;
         continue;
       }
+      // The state read above may predate the member's last act: a member that approved its
+      // shutdown and exited meanwhile is done, not dead. Judge by the state as it is now.
+      const now = (await readRunState(home, runId)).members.find(
+        (candidate) => candidate.name === member.name,
+      );
+      if (now === undefined || !WORKING.includes(now.status)) continue;
       await transitionMember(home, runId, member.name, 'errored', {
         actor: 'supervisor',
         reason: 'the member process exited without an approved shutdown',

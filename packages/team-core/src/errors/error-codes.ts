@@ -112,6 +112,25 @@ export const TEAMKIT_ERROR_CODES = {
     kind: 'refused',
     description: 'The caller claimed an identity other than the one its host assigned.',
   },
+
+  CLAUDE_TEAM_NOT_FOUND: {
+    kind: 'not_found',
+    description: 'No Claude Code team with that name is in the Claude Code config folder.',
+  },
+  CLAUDE_TEAM_NOT_LIVE: {
+    kind: 'refused',
+    description: "The Claude Code team's lead is not running, so nothing would read the write.",
+  },
+  BROADCAST_UNSUPPORTED: {
+    kind: 'refused',
+    description:
+      'The target takes no broadcast (Claude Code teams refuse `*`); send to each member.',
+  },
+  WRITE_NOT_VERIFIED: {
+    kind: 'internal',
+    description:
+      'A write was made but reading it back did not show it; another writer may have replaced the file.',
+  },
 } as const satisfies Record<string, { kind: TeamkitErrorKind; description: string }>;
 
 /** A stable error code; see {@link TEAMKIT_ERROR_CODES} for the meaning of each. */

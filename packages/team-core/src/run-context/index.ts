@@ -5,5 +5,4 @@ export {
   INACTIVE_MEMBER_STATUSES,
   isActiveMember,
   requireMember,
-  WRITABLE_RUN_STATUSES,
 } from './run-context.js';

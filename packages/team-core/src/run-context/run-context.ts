@@ -2,10 +2,10 @@ import { TeamkitError } from '../errors/index.js';
 import {
   type MemberStatus,
   type RunMember,
-  type RunStatus,
   type RuntimeState,
   RuntimeStateSchema,
 } from '../schema/index.js';
+import { WRITABLE_RUN_STATUSES } from '../state/status-machines.js';
 import {
   createPathStore,
   type LockOptions,
@@ -14,13 +14,6 @@ import {
   type RunPaths,
   runPaths,
 } from '../storage/index.js';
-
-/** Run statuses in which the mailbox and the task list accept writes. */
-export const WRITABLE_RUN_STATUSES: readonly RunStatus[] = [
-  'creating',
-  'active',
-  'shutdown_requested',
-];
 
 /** Member statuses that take no part in broadcasts and own no open work. */
 export const INACTIVE_MEMBER_STATUSES: readonly MemberStatus[] = [

@@ -18,6 +18,7 @@ import {
   type RunResumeReport,
   readRunState,
   recordTurn,
+  requireLead,
   resumeAll,
   resumeRun,
   startMember,
@@ -194,12 +195,7 @@ export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<Te
 
   const mailboxOf = (runId: string) => createMailbox({ home, runId, ...seams });
   const tasksOf = (runId: string) => createTaskList({ home, runId, ...seams });
-  const leadOf = (state: RuntimeState) => {
-    const lead = state.members.find((member) => member.isLead);
-    if (lead === undefined)
-      throw new TeamkitError('INVALID_INPUT', `Run ${state.runId} has no lead.`);
-    return lead;
-  };
+  const leadOf = requireLead;
   const event = (runId: string, type: string, ids: string[] = [], data?: Record<string, unknown>) =>
     appendRunEvent(
       store,

@@ -7,7 +7,7 @@ import type {
   RuntimeState,
   Task,
 } from '../schema/index.js';
-import { answerShutdown, readRunState, requestShutdown } from '../state/index.js';
+import { answerShutdown, findLead, readRunState, requestShutdown } from '../state/index.js';
 import type { LockOptions, PathStore } from '../storage/index.js';
 import {
   type CreateTaskInput,
@@ -115,7 +115,7 @@ export function createMemberClient(options: MemberClientOptions): MemberClient {
 
   const requireLead = async (operation: string) => {
     const state = await readState();
-    const lead = state.members.find((candidate) => candidate.isLead);
+    const lead = findLead(state);
     if (lead?.name !== member) {
       throw new TeamkitError(
         'NOT_LEAD',

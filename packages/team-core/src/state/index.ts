@@ -24,6 +24,7 @@ export {
   recordTurn,
   startMember,
 } from './run-bounds.js';
+export { findLead, requireLead } from './run-lead.js';
 export type {
   CreateRunStateInput,
   MemberTransitionOptions,
@@ -53,6 +54,7 @@ export {
   RUN_TRANSITIONS,
   TERMINAL_RUN_STATUSES,
   WORKING_RUN_STATUSES,
+  WRITABLE_RUN_STATUSES,
 } from './status-machines.js';
 export type { SweepRunsOptions, SweepRunsReport } from './sweep-runs.js';
 export { sweepRuns } from './sweep-runs.js';

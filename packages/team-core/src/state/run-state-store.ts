@@ -22,6 +22,7 @@ import {
   assertMemberTransition,
   assertRunTransition,
   TERMINAL_RUN_STATUSES,
+  WRITABLE_RUN_STATUSES,
 } from './status-machines.js';
 
 /** What every state function may be given: the store, the clock, lock tuning, the actor. */
@@ -61,8 +62,6 @@ export interface RunListing {
   /** Run folders that hold no `state.json` (a creation cut short, or a sweep cut short). */
   incomplete: string[];
 }
-
-const STATUS_WHILE_SPAWNING: readonly RunStatus[] = ['creating', 'active', 'shutdown_requested'];
 
 /** @internal Resolves the defaults of {@link StateOptions}. */
 export function resolveStateOptions(options: StateOptions = {}): {
@@ -256,7 +255,7 @@ export function assertLegalStateChange(before: RuntimeState, after: RuntimeState
     }
   }
   if (added.length > 0) {
-    if (!STATUS_WHILE_SPAWNING.includes(after.status)) {
+    if (!WRITABLE_RUN_STATUSES.includes(after.status)) {
       throw new TeamkitError(
         'RUN_NOT_ACTIVE',
         `Run ${runId} is ${after.status}; members can no longer be added.`,
@@ -272,7 +271,7 @@ export function assertLegalStateChange(before: RuntimeState, after: RuntimeState
       member.status === 'running' &&
       before.members.find((old) => old.name === member.name)?.status !== 'running',
   );
-  if (startedRunning && !STATUS_WHILE_SPAWNING.includes(after.status)) {
+  if (startedRunning && !WRITABLE_RUN_STATUSES.includes(after.status)) {
     throw new TeamkitError(
       'RUN_NOT_ACTIVE',
       `Run ${runId} is ${after.status}; no member may start working.`,

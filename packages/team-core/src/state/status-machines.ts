@@ -36,6 +36,12 @@ export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['deleted', 'failed']
 /** Run statuses in which a run does its work: it accepts messages, turns and spawns. */
 export const WORKING_RUN_STATUSES: readonly RunStatus[] = ['active', 'shutdown_requested'];
 
+/**
+ * Run statuses in which the mailbox and the task list accept writes and members may be
+ * started: the working statuses plus `creating` (the run is being set up).
+ */
+export const WRITABLE_RUN_STATUSES: readonly RunStatus[] = ['creating', ...WORKING_RUN_STATUSES];
+
 /** True when the run status machine allows `from → to` (staying put is not a move). */
 export function canTransitionRun(from: RunStatus, to: RunStatus): boolean {
   return RUN_TRANSITIONS[from].includes(to);

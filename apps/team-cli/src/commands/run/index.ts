@@ -120,13 +120,13 @@ export const runStatusCommand: CommandHandler = async (context, [run], _options)
 /** `team run stop <run> [--force]`: members, panes, tasks and worktrees. */
 export const runStopCommand: CommandHandler = async (context, [run], options) => {
   const runId = await resolveRunId(context, run);
-  const { readRunState } = await import('@teamkit/team-core');
-  const state = await readRunState(context.home, runId);
-  const { stopBackgroundSupervisor } = await import('../../supervisor/background-supervisor.js');
-  await stopBackgroundSupervisor(context.home, runId);
-  const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');
-  const { runtime } = await openProcessRuntime({ home: context.home, env: context.env, state });
-  const report = await runtime.stopRun(runId, { force: options.force === true });
+  const { stopRunAsUser } = await import('../../supervisor/stop-run.js');
+  const report = await stopRunAsUser({
+    home: context.home,
+    runId,
+    env: context.env,
+    force: options.force === true,
+  });
   const { output } = context;
   output.result({ report }, () =>
     [
