@@ -232,7 +232,8 @@ export interface TeamkitStore {
   /**
    * Runs `fn` holding the lock named by `key` and releases it on every exit path. If the
    * lock was lost meanwhile the result is discarded and `LOCK_COMPROMISED` thrown (unless
-   * `fn` threw first). Not re-entrant.
+   * `fn` threw first). Not re-entrant; a collection's entry operations take the lock of
+   * the collection's key, so do not call them on it while holding that lock.
    */
   withLock<T>(key: StoreKey, fn: (lock: HeldLock) => Promise<T>, options?: LockOptions): Promise<T>;
 
