@@ -36,6 +36,11 @@ export const TEAMKIT_ERROR_CODES = {
     description: 'A file that must be created fresh already exists.',
   },
   IO_ERROR: { kind: 'internal', description: 'The filesystem refused an operation.' },
+  STORE_UNAVAILABLE: {
+    kind: 'internal',
+    description:
+      'A networked store was unreachable; the operation may or may not have been applied.',
+  },
   REVISION_CONFLICT: {
     kind: 'conflict',
     description: 'A stored value changed since it was read; the write was refused.',

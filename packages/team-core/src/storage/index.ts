@@ -36,7 +36,8 @@ export {
   readDocument,
   updateDocument,
 } from './store-documents.js';
-export { MAX_VALUE_BYTES } from './stored-text.js';
+export { assertEntryId, assertKeySegment, storeKeySegments } from './store-key.js';
+export { assertAge, assertLogLine, assertStorableText, MAX_VALUE_BYTES } from './stored-text.js';
 export type { RunPaths } from './teamkit-home.js';
 export { assertRunId, expandHome, resolveTeamkitHome, runPaths } from './teamkit-home.js';
 export type {
