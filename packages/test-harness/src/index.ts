@@ -57,6 +57,14 @@ export {
   requestsWithMarker,
   startMockModelServer,
 } from './mock-model-server/index.js';
+// a private nats-server for tests and benchmarks of the NATS store
+export type {
+  FindNatsServerOptions,
+  NatsServerLocation,
+  NatsServerProcess,
+  StartNatsServerOptions,
+} from './nats-server/index.js';
+export { findNatsServer, startNatsServer } from './nats-server/index.js';
 // scripted agents
 export type {
   AgentActions,
