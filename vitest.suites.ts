@@ -20,6 +20,7 @@ const PACKAGES: readonly [string, string][] = [
   ['test-harness', 'packages/test-harness'],
   ['opencode', 'packages/opencode'],
   ['claude-code', 'packages/claude-code'],
+  ['store-nats', 'packages/store-nats'],
   ['team-cli', 'apps/team-cli'],
   ['bench', 'apps/bench'],
 ];

@@ -1,0 +1,162 @@
+import { readFile } from 'node:fs/promises';
+import {
+  DiscardPolicy,
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+} from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
+import {
+  connect,
+  credsAuthenticator,
+  type NodeConnectionOptions,
+  nkeyAuthenticator,
+} from '@nats-io/transport-node';
+import { TeamkitError } from '@teamkit/team-core';
+import { natsNames } from './key-mapping.js';
+import { toStoreError } from './nats-errors.js';
+import { attemptTimeoutOf, createNatsLink, type NatsLink } from './nats-link.js';
+
+/** How the store proves who it is to the NATS server; see docs/distributed.md. */
+export type NatsCredentials =
+  | { user: string; pass: string }
+  | { token: string }
+  /** An nkey user seed (`SU...`); the server knows the public key. */
+  | { nkeySeed: string }
+  /** A `.creds` file (a user JWT and its nkey seed), for servers with decentralised auth. */
+  | { credsFile: string };
+
+/** TLS to the server: its CA, and a client certificate when the server asks for one. */
+export interface NatsTlsOptions {
+  caFile?: string;
+  certFile?: string;
+  keyFile?: string;
+}
+
+/** What {@link connectLink} needs. */
+export interface ConnectLinkOptions {
+  servers: string | string[];
+  credentials?: NatsCredentials;
+  tls?: NatsTlsOptions;
+  bucketPrefix: string;
+  replicas: number;
+  timeoutMs: number;
+  name?: string;
+}
+
+async function authOptions(
+  credentials: NatsCredentials | undefined,
+): Promise<Partial<NodeConnectionOptions>> {
+  if (credentials === undefined) return {};
+  if ('user' in credentials) return { user: credentials.user, pass: credentials.pass };
+  if ('token' in credentials) return { token: credentials.token };
+  if ('nkeySeed' in credentials) {
+    return { authenticator: nkeyAuthenticator(new TextEncoder().encode(credentials.nkeySeed)) };
+  }
+  if ('credsFile' in credentials) {
+    let creds: Buffer;
+    try {
+      creds = await readFile(credentials.credsFile);
+    } catch (error) {
+      throw new TeamkitError(
+        'INVALID_INPUT',
+        `Could not read the NATS credentials file ${credentials.credsFile} (${(error as Error).message}).`,
+        { cause: error, details: { credsFile: credentials.credsFile } },
+      );
+    }
+    return { authenticator: credsAuthenticator(new Uint8Array(creds)) };
+  }
+  throw new TeamkitError(
+    'INVALID_INPUT',
+    'NATS credentials are { user, pass }, { token }, { nkeySeed } or { credsFile }.',
+  );
+}
+
+function checkReplicas(replicas: number): void {
+  if (![1, 3, 5].includes(replicas)) {
+    throw new TeamkitError(
+      'INVALID_INPUT',
+      `replicas must be 1, 3 or 5 (got ${JSON.stringify(replicas)}); use 3 on a three-node cluster.`,
+      { details: { replicas: String(replicas) } },
+    );
+  }
+}
+
+/**
+ * Connects to NATS, then makes sure the store's KV bucket and log stream exist (file
+ * storage, `replicas` copies; creating them again with the same settings is harmless, so
+ * processes may open the same store at once). Reconnects forever once connected; pings
+ * every 5 s so a dead connection is noticed within seconds.
+ */
+export async function connectLink(options: ConnectLinkOptions): Promise<NatsLink> {
+  const names = natsNames(options.bucketPrefix);
+  checkReplicas(options.replicas);
+  const servers = Array.isArray(options.servers) ? options.servers.join(',') : options.servers;
+  const operation = { what: 'connect to', key: `the NATS store ${names.bucket}` };
+  const context = { ...operation, servers, timeoutMs: options.timeoutMs };
+  const attemptMs = attemptTimeoutOf(options.timeoutMs);
+  const auth = await authOptions(options.credentials);
+  let nc: Awaited<ReturnType<typeof connect>>;
+  try {
+    nc = await connect({
+      servers: options.servers,
+      name: options.name ?? 'teamkit-store',
+      ...auth,
+      ...(options.tls === undefined ? {} : { tls: { ...options.tls } }),
+      timeout: options.timeoutMs,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+      reconnectJitter: 100,
+      pingInterval: 5_000,
+      maxPingOut: 2,
+    });
+  } catch (error) {
+    throw toStoreError(error, context);
+  }
+  try {
+    const jsm = await jetstreamManager(nc, { timeout: attemptMs });
+    const js = jetstream(nc, { timeout: attemptMs });
+    const kv = await new Kvm(js).create(names.bucket, {
+      history: 1,
+      storage: StorageType.File,
+      replicas: options.replicas,
+      allow_direct: false,
+      description: 'Teamkit store: values, entries, ledgers and locks',
+    });
+    try {
+      await jsm.streams.info(names.logStream);
+    } catch {
+      await jsm.streams
+        .add({
+          name: names.logStream,
+          subjects: [`${names.logSubjectPrefix}.>`],
+          storage: StorageType.File,
+          retention: RetentionPolicy.Limits,
+          discard: DiscardPolicy.Old,
+          num_replicas: options.replicas,
+          allow_direct: false,
+          description: 'Teamkit store: append-only logs, one subject per log',
+        })
+        .catch(async (error: unknown) => {
+          // Another process created it first.
+          await jsm.streams.info(names.logStream).catch(() => {
+            throw error;
+          });
+        });
+    }
+    return createNatsLink({
+      nc,
+      js,
+      jsm,
+      kv,
+      names,
+      servers,
+      timeoutMs: options.timeoutMs,
+      replicas: options.replicas,
+    });
+  } catch (error) {
+    await nc.close().catch(() => {});
+    throw toStoreError(error, context);
+  }
+}

@@ -1,0 +1,181 @@
+import {
+  type AddEntryOptions,
+  assertEntryId,
+  assertStorableText,
+  type EntryListing,
+  type EntryMoveOutcome,
+  type EntryState,
+  type MoveEntriesOptions,
+  TeamkitError,
+} from '@teamkit/team-core';
+import { type AddSettings, createEntryAdder } from './add-entry.js';
+import type { BlobStore } from './blob-store.js';
+import { createCollectionAccess, logicalState, mapLimited } from './entry-ledger.js';
+import { decodeKvKey, entryFilter, valueKey } from './key-mapping.js';
+import { createEntryMover } from './move-entries.js';
+import type { NatsLink } from './nats-link.js';
+import {
+  bodyOf,
+  entryMetaOf,
+  HEADERS,
+  isTombstone,
+  MESSAGE_SIZE_HEADER,
+  textOf,
+} from './stored-record.js';
+import { scanStream } from './stream-scan.js';
+
+const STATES: readonly EntryState[] = ['unread', 'reserved', 'processed'];
+
+function assertState(state: EntryState): void {
+  if (!STATES.includes(state)) {
+    throw new TeamkitError(
+      'INVALID_INPUT',
+      `${JSON.stringify(state)} is not an entry state; states are ${STATES.join(', ')}.`,
+      { details: { state: String(state) } },
+    );
+  }
+}
+
+const byId = (a: EntryListing, b: EntryListing) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * The entries of the NATS store: one KV key per entry (`<collection>./entry.<id>`) whose
+ * headers hold its state, and the collection's ledger (`<collection>./ledger`) for the
+ * exact admission totals. See add-entry.ts and move-entries.ts for the two write paths.
+ */
+export function createNatsEntries(
+  link: NatsLink,
+  blobs: BlobStore,
+  inlineLimit: number,
+  settings: AddSettings,
+) {
+  const adder = createEntryAdder(link, settings);
+  const mover = createEntryMover(link, settings.now);
+
+  function open(collection: string) {
+    const collectionKey = valueKey(collection, 'collection');
+    return { collectionKey, access: createCollectionAccess(link, collectionKey, collection) };
+  }
+
+  /** An entry and the state readers see it in (a committed add counts). */
+  async function logicalEntry(collection: string, id: string) {
+    const { access } = open(collection);
+    const { entry } = await access.readEntry(id);
+    if (entry === undefined) return undefined;
+    if (entry.state !== 'staged') return { entry, state: entry.state };
+    const state = logicalState(entry, (await access.readLedger()).doc.open[id]);
+    return state === undefined ? undefined : { entry, state };
+  }
+
+  async function listPending(collection: string, state: EntryState): Promise<EntryListing[]> {
+    const { access } = open(collection);
+    const ledger = await access.readLedger();
+    const ids = [...new Set([...Object.keys(ledger.doc.pending), ...Object.keys(ledger.doc.open)])];
+    const reads = await mapLimited(ids, (id) => access.readEntry(id));
+    const listing: EntryListing[] = [];
+    ids.forEach((id, index) => {
+      const entry = reads[index]?.entry;
+      if (entry === undefined) return;
+      const intent = ledger.doc.open[id];
+      if (logicalState(entry, intent) !== state) return;
+      const changedAt =
+        entry.state === 'staged' && intent !== undefined ? intent.t : entry.changedAt;
+      listing.push({ id, size: entry.body.size, changedAt });
+    });
+    return listing.sort(byId);
+  }
+
+  async function listProcessed(collection: string): Promise<EntryListing[]> {
+    const { collectionKey } = open(collection);
+    const messages = await scanStream(link, {
+      stream: 'bucket',
+      filter: link.kvSubject(entryFilter(collectionKey)),
+      from: 'last-per-subject',
+      headersOnly: true,
+      operation: { what: 'list', key: collection },
+    });
+    const listing: EntryListing[] = [];
+    const prefix = `$KV.${link.names.bucket}.`;
+    for (const message of messages) {
+      if (isTombstone({ header: message.header })) continue;
+      const decoded = decodeKvKey(message.subject.slice(prefix.length));
+      if (decoded.kind !== 'entry') continue;
+      const meta = entryMetaOf(message.header, `${collection}/${decoded.id}`);
+      if (meta.state !== 'processed') continue;
+      const size = Number(
+        message.header?.get(HEADERS.blob)
+          ? message.header.get(HEADERS.size)
+          : message.header?.get(MESSAGE_SIZE_HEADER),
+      );
+      listing.push({
+        id: decoded.id,
+        size: Number.isFinite(size) ? size : 0,
+        changedAt: meta.changedAt,
+      });
+    }
+    return listing.sort(byId);
+  }
+
+  return {
+    async addEntry(
+      collection: string,
+      id: string,
+      text: string,
+      options: AddEntryOptions = {},
+    ): Promise<void> {
+      assertEntryId(id);
+      const { collectionKey, access } = open(collection);
+      const name = `${collection}/${id}`;
+      assertStorableText(text, name);
+      const body = await bodyOf(text, name, blobs, inlineLimit);
+      try {
+        await adder.add(access, collectionKey, collection, id, body, options);
+      } catch (error) {
+        if ('blob' in body) await blobs.remove(body.blob).catch(() => {});
+        throw error;
+      }
+    },
+
+    async moveEntries(
+      collection: string,
+      ids: readonly string[],
+      from: readonly EntryState[],
+      to: EntryState,
+      options: MoveEntriesOptions = {},
+    ): Promise<EntryMoveOutcome> {
+      for (const state of [...from, to]) assertState(state);
+      if (from.length === 0 || from.includes(to)) {
+        throw new TeamkitError(
+          'INVALID_INPUT',
+          `Refused to move entries from ${JSON.stringify(from)} to ${JSON.stringify(to)}: "from" must name at least one state, and not "to".`,
+          { details: { from: from.join(','), to } },
+        );
+      }
+      for (const id of ids) assertEntryId(id);
+      const { collectionKey, access } = open(collection);
+      return mover.move(access, collectionKey, ids, from, to, options);
+    },
+
+    async listEntries(collection: string, state: EntryState): Promise<EntryListing[]> {
+      assertState(state);
+      return state === 'processed' ? listProcessed(collection) : listPending(collection, state);
+    },
+
+    async readEntry(
+      collection: string,
+      id: string,
+      state: EntryState,
+    ): Promise<string | undefined> {
+      assertEntryId(id);
+      assertState(state);
+      const found = await logicalEntry(collection, id);
+      if (found === undefined || found.state !== state) return undefined;
+      return textOf(found.entry.body, `${collection}/${id}`, blobs);
+    },
+
+    async entryState(collection: string, id: string): Promise<EntryState | undefined> {
+      assertEntryId(id);
+      return (await logicalEntry(collection, id))?.state;
+    },
+  };
+}

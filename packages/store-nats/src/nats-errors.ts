@@ -1,0 +1,99 @@
+import { JetStreamApiError } from '@nats-io/jetstream';
+import {
+  AuthorizationError,
+  ClosedConnectionError,
+  ConnectionError,
+  DrainingConnectionError,
+  NoRespondersError,
+  PermissionViolationError,
+  RequestError,
+  TimeoutError,
+  UserAuthenticationExpiredError,
+} from '@nats-io/transport-node';
+import { isTeamkitError, TeamkitError } from '@teamkit/team-core';
+
+/**
+ * Whether a failure may pass once the server answers again: a timeout, no responder
+ * (JetStream still starting, or the server restarting), a lost connection, or a
+ * JetStream "temporarily unavailable" (503) answer. These are retried until the store's
+ * deadline and then become `STORE_UNAVAILABLE`.
+ */
+export function isTransient(error: unknown): boolean {
+  if (error instanceof TimeoutError || error instanceof NoRespondersError) return true;
+  // JetStream not answering yet after a (re)start; the class is not exported by name.
+  if (error instanceof Error && error.name === 'JetStreamNotEnabled') return true;
+  if (error instanceof ConnectionError) return true;
+  if (error instanceof RequestError) {
+    return error.isNoResponders() || error.cause instanceof TimeoutError;
+  }
+  if (error instanceof JetStreamApiError) return error.status === 503;
+  return false;
+}
+
+/** Whether a compare-and-set publish was refused because the subject moved on. */
+export function isWrongLastSequence(error: unknown): boolean {
+  return error instanceof JetStreamApiError && (error.code === 10071 || error.code === 10164);
+}
+
+/** Whether the connection was closed by this process (the store was closed). */
+export function isClosed(error: unknown): boolean {
+  return error instanceof ClosedConnectionError || error instanceof DrainingConnectionError;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+/** What an operation was doing, for messages: `write`, and the Teamkit key it concerns. */
+export interface OperationContext {
+  what: string;
+  key: string;
+  servers: string;
+  timeoutMs: number;
+}
+
+/** The `STORE_UNAVAILABLE` error of an operation that ran out of time. */
+export function unavailable(context: OperationContext, cause: unknown): TeamkitError {
+  return new TeamkitError(
+    'STORE_UNAVAILABLE',
+    `Could not ${context.what} ${context.key}: the NATS server (${context.servers}) did not answer within ${context.timeoutMs} ms (${describe(cause)}). It may or may not have been applied: read ${context.key} again once the server is reachable.`,
+    {
+      cause,
+      details: { key: context.key, servers: context.servers, timeoutMs: context.timeoutMs },
+    },
+  );
+}
+
+/**
+ * Maps anything the NATS client threw to a `TeamkitError`: permission problems are
+ * `PERMISSION_DENIED` (the NATS user lacks a permission), a closed store is
+ * `STORE_UNAVAILABLE`, everything else `IO_ERROR`, each naming the key and what to do.
+ */
+export function toStoreError(error: unknown, context: OperationContext): TeamkitError {
+  if (isTeamkitError(error)) return error;
+  if (
+    error instanceof PermissionViolationError ||
+    error instanceof AuthorizationError ||
+    error instanceof UserAuthenticationExpiredError
+  ) {
+    return new TeamkitError(
+      'PERMISSION_DENIED',
+      `The NATS server refused to ${context.what} ${context.key} (${describe(error)}). Give the store's NATS user publish and subscribe rights on its buckets and on $JS.API.>; see docs/distributed.md.`,
+      { cause: error, details: { key: context.key, servers: context.servers } },
+    );
+  }
+  if (isClosed(error)) {
+    return new TeamkitError(
+      'STORE_UNAVAILABLE',
+      `Could not ${context.what} ${context.key}: the NATS store was closed. Open it again.`,
+      { cause: error, details: { key: context.key } },
+    );
+  }
+  if (isTransient(error)) return unavailable(context, error);
+  return new TeamkitError(
+    'IO_ERROR',
+    `Could not ${context.what} ${context.key}: the NATS server answered ${describe(error)}. Check the server's log and the store's streams (docs/distributed.md).`,
+    { cause: error, details: { key: context.key, servers: context.servers } },
+  );
+}

@@ -1,0 +1,33 @@
+import { fileURLToPath } from 'node:url';
+import { type NatsServerProcess, startNatsServer } from '@teamkit/test-harness';
+import { runStoreConformance } from '@teamkit/test-harness/store-conformance';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { createNatsStore, type NatsStore } from './index.js';
+import { dropNatsStore, natsServerMissing, uniquePrefix } from './test-support/nats-test-server.js';
+
+const missing = natsServerMissing();
+
+if (missing !== undefined) {
+  describe('NATS store: store conformance', () => {
+    it.skip(`needs nats-server: ${missing}`, () => {});
+  });
+} else {
+  let server: NatsServerProcess | undefined;
+  beforeAll(async () => {
+    server = await startNatsServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  const url = () => (server as NatsServerProcess).url;
+
+  runStoreConformance({
+    name: 'NATS store',
+    createStore: () => createNatsStore({ servers: url(), bucketPrefix: uniquePrefix() }),
+    cleanup: (store) => dropNatsStore(url(), (store as NatsStore).bucketPrefix),
+    processes: {
+      module: fileURLToPath(new URL('./__fixtures__/open-nats-store.mjs', import.meta.url)),
+      config: (store) => ({ servers: url(), bucketPrefix: (store as NatsStore).bucketPrefix }),
+    },
+  });
+}

@@ -1,0 +1,280 @@
+import { KvWatchInclude } from '@nats-io/kv';
+import type { StoreChange, StoreWatchOptions } from '@teamkit/team-core';
+import {
+  decodeKvKey,
+  decodeLogSubject,
+  entryFilter,
+  prefixFilter,
+  valueKey,
+} from './key-mapping.js';
+import type { NatsLink } from './nats-link.js';
+import { isTombstone } from './stored-record.js';
+import { scanStream } from './stream-scan.js';
+
+const BATCH_DELAY_MS = 15;
+const RESTART_DELAY_MS = 500;
+
+function report(options: StoreWatchOptions, error: unknown): void {
+  try {
+    options.onError?.(error);
+  } catch {
+    // An error handler that throws must not take the process down.
+  }
+}
+
+/**
+ * Follows a KV key filter with a headers-only KV watch (an ordered consumer, which picks
+ * up where it was after a gap or a reconnect) and starts it again if it ever ends, until
+ * `stop` is called. `onKey` gets each changed KV key and whether it was deleted.
+ */
+function followKeys(
+  link: NatsLink,
+  filter: string,
+  onKey: (kvKey: string, deleted: boolean) => void,
+  options: StoreWatchOptions,
+): { ready: Promise<void>; stop(): void } {
+  let stopped = false;
+  let current: { stop(): void } | undefined;
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => {
+    markReady = resolve;
+  });
+  async function run(): Promise<void> {
+    while (!stopped) {
+      try {
+        const iterator = await link.kv.watch({
+          key: filter,
+          headers_only: true,
+          include: KvWatchInclude.UpdatesOnly,
+        });
+        current = iterator;
+        markReady();
+        if (stopped) iterator.stop();
+        for await (const entry of iterator) {
+          if (stopped) break;
+          onKey(entry.key, entry.operation !== 'PUT');
+        }
+      } catch (error) {
+        if (!stopped && !link.closed) report(options, error);
+      }
+      markReady();
+      if (stopped || link.closed) return;
+      await new Promise((resolve) => setTimeout(resolve, RESTART_DELAY_MS));
+    }
+  }
+  void run();
+  return {
+    ready,
+    stop() {
+      stopped = true;
+      current?.stop();
+    },
+  };
+}
+
+/**
+ * Watches of the NATS store. A prefix watch reports value keys (`put`, `delete`), logs
+ * (`put` when a line is appended) and collections (`unknown` when one of their entries
+ * changed: list them to know); locks and ledgers are never reported. Each is backed by a
+ * timed comparison of everything under the prefix, skipped while the streams' sequence
+ * numbers show no change, which also catches trees removed by purging (no event).
+ */
+export function createNatsWatches(link: NatsLink) {
+  const disposers = new Set<() => Promise<void>>();
+
+  function track(dispose: () => void): () => Promise<void> {
+    const once = async () => {
+      if (!disposers.delete(once)) return;
+      dispose();
+    };
+    disposers.add(once);
+    return once;
+  }
+
+  function reportOf(kvKey: string, deleted: boolean): StoreChange | undefined {
+    const decoded = decodeKvKey(kvKey);
+    if (decoded.kind === 'value') return { key: decoded.key, kind: deleted ? 'delete' : 'put' };
+    if (decoded.kind === 'entry' || decoded.kind === 'ledger') {
+      return { key: decoded.collection, kind: 'unknown' };
+    }
+    return undefined;
+  }
+
+  /** Everything under a prefix: KV keys to their revisions, logs to their line counts. */
+  async function snapshot(prefix: string, filter: string): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    const bucketPrefix = `$KV.${link.names.bucket}.`;
+    const messages = await scanStream(link, {
+      stream: 'bucket',
+      filter: `${bucketPrefix}${filter}`,
+      from: 'last-per-subject',
+      headersOnly: true,
+      operation: { what: 'watch', key: prefix || 'the store' },
+    });
+    for (const message of messages) {
+      if (isTombstone({ header: message.header })) continue;
+      found.set(`kv:${message.subject.slice(bucketPrefix.length)}`, String(message.seq));
+    }
+    const info = await link.call({ what: 'watch', key: prefix || 'the store' }, () =>
+      link.jsm.streams.info(link.names.logStream, {
+        subjects_filter: `${link.names.logSubjectPrefix}.${filter}`,
+      }),
+    );
+    for (const [subject, count] of Object.entries(info.state.subjects ?? {})) {
+      found.set(`log:${subject}`, String(count));
+    }
+    return found;
+  }
+
+  async function streamsSignature(): Promise<string> {
+    const [bucket, logs] = await Promise.all(
+      [link.names.bucketStream, link.names.logStream].map((name) =>
+        link.call({ what: 'watch', key: name }, () => link.jsm.streams.info(name)),
+      ),
+    );
+    return [bucket, logs]
+      .map((info) => `${info?.state.last_seq}:${info?.state.messages}:${info?.state.num_deleted}`)
+      .join('/');
+  }
+
+  async function watch(
+    prefix: string,
+    onChange: (changes: StoreChange[]) => void,
+    options: StoreWatchOptions = {},
+  ): Promise<() => Promise<void>> {
+    const filter = prefixFilter(prefix);
+    const batch = new Map<string, StoreChange['kind']>();
+    let flushTimer: NodeJS.Timeout | undefined;
+    let closed = false;
+
+    function flush(): void {
+      flushTimer = undefined;
+      if (closed || batch.size === 0) return;
+      const changes = [...batch]
+        .map(([key, kind]) => ({ key, kind }))
+        .sort((a, b) => (a.key < b.key ? -1 : 1));
+      batch.clear();
+      try {
+        onChange(changes);
+      } catch (error) {
+        report(options, error);
+      }
+    }
+    function note(change: StoreChange | undefined): void {
+      if (closed || change === undefined) return;
+      const earlier = batch.get(change.key);
+      batch.set(change.key, earlier === 'unknown' ? 'unknown' : change.kind);
+      flushTimer ??= setTimeout(flush, BATCH_DELAY_MS);
+    }
+
+    let known = await snapshot(prefix, filter);
+    let signature = await streamsSignature();
+    const keys = followKeys(
+      link,
+      filter,
+      (kvKey, deleted) => note(reportOf(kvKey, deleted)),
+      options,
+    );
+    const logSubscription = link.nc.subscribe(`${link.names.logSubjectPrefix}.${filter}`, {
+      callback: (_error, message) => {
+        const key = decodeLogSubject(link.names, message.subject);
+        if (key !== undefined) note({ key, kind: 'put' });
+      },
+    });
+    await keys.ready;
+
+    let comparing = false;
+    const timer = setInterval(() => {
+      if (comparing || closed) return;
+      comparing = true;
+      void (async () => {
+        const now = await streamsSignature();
+        if (now === signature) return;
+        const fresh = await snapshot(prefix, filter);
+        signature = now;
+        for (const [id, version] of fresh) {
+          if (known.get(id) === version) continue;
+          if (id.startsWith('log:'))
+            note({ key: decodeLogSubject(link.names, id.slice(4)) ?? '', kind: 'put' });
+          else note(reportOf(id.slice(3), false));
+        }
+        for (const id of known.keys()) {
+          if (fresh.has(id)) continue;
+          if (id.startsWith('log:'))
+            note({ key: decodeLogSubject(link.names, id.slice(4)) ?? '', kind: 'delete' });
+          else note(reportOf(id.slice(3), true));
+        }
+        known = fresh;
+      })()
+        .catch((error: unknown) => {
+          if (!closed) report(options, error);
+        })
+        .finally(() => {
+          comparing = false;
+        });
+    }, options.reconcileIntervalMs ?? 2_000);
+
+    return track(() => {
+      closed = true;
+      clearInterval(timer);
+      clearTimeout(flushTimer);
+      keys.stop();
+      try {
+        logSubscription.unsubscribe();
+      } catch {
+        // Closed with the connection already.
+      }
+    });
+  }
+
+  async function watchEntries(
+    collection: string,
+    onChange: (ids: string[] | 'all') => void,
+    options: StoreWatchOptions = {},
+  ): Promise<() => Promise<void>> {
+    const filter = entryFilter(valueKey(collection, 'collection'));
+    let closed = false;
+    const pending = new Set<string>();
+    let flushTimer: NodeJS.Timeout | undefined;
+    const call = (ids: string[] | 'all') => {
+      if (closed) return;
+      try {
+        onChange(ids);
+      } catch (error) {
+        report(options, error);
+      }
+    };
+    const keys = followKeys(
+      link,
+      filter,
+      (kvKey) => {
+        const decoded = decodeKvKey(kvKey);
+        if (decoded.kind !== 'entry' || closed) return;
+        pending.add(decoded.id);
+        flushTimer ??= setTimeout(() => {
+          flushTimer = undefined;
+          const ids = [...pending].sort();
+          pending.clear();
+          if (ids.length > 0) call(ids);
+        }, BATCH_DELAY_MS);
+      },
+      options,
+    );
+    await keys.ready;
+    const timer = setInterval(() => call('all'), options.reconcileIntervalMs ?? 1_000);
+    return track(() => {
+      closed = true;
+      clearInterval(timer);
+      clearTimeout(flushTimer);
+      keys.stop();
+    });
+  }
+
+  return {
+    watch,
+    watchEntries,
+    async closeAll(): Promise<void> {
+      await Promise.all([...disposers].map((dispose) => dispose()));
+    },
+  };
+}
