@@ -99,16 +99,21 @@ export function recordTruth(doc: LedgerDocument, id: string, entry: EntryRecord 
 }
 
 /**
- * The state readers see: an entry's own state, except that a staged entry whose add was
- * committed (an open intent at its revision) is already in the intent's state, and a
+ * The state readers see: what the entry's last committed change makes it. An open intent
+ * at the entry's revision is decided, so the entry is already in the intent's state; a
  * staged entry without one is not there yet.
  */
 export function logicalState(
   entry: EntryRecord,
   intent: Intent | undefined,
 ): EntryState | undefined {
-  if (entry.state !== 'staged') return entry.state;
-  return intent !== undefined && intent.r === entry.rev ? intent.s : undefined;
+  if (intent !== undefined && intent.r === entry.rev) return intent.s;
+  return entry.state === 'staged' ? undefined : entry.state;
+}
+
+/** When an entry last changed state, counting a decided change not yet written. */
+export function logicalChangedAt(entry: EntryRecord, intent: Intent | undefined): number {
+  return intent !== undefined && intent.r === entry.rev ? intent.t : entry.changedAt;
 }
 
 /** The reads and compare-and-set writes of one collection's entries and ledger. */

@@ -144,30 +144,29 @@ export function createEntryMover(link: NatsLink, now: () => number = Date.now) {
       let work = unique;
       for (let round = 0; work.length > 0; round += 1) {
         if (round >= MAX_ROUNDS) throw contended(work);
-        const reads = await mapLimited(work, (id) => access.readEntry(id));
+        const [reads, ledger] = await Promise.all([
+          mapLimited(work, (id) => access.readEntry(id)),
+          access.readLedger(),
+        ]);
         const retry: string[] = [];
-        const staged = work.filter((_, index) => reads[index]?.entry?.state === 'staged');
-        if (staged.length > 0) {
-          // A staged entry is there only if its add was committed: finish that add first.
-          const ledger = await access.readLedger();
-          const due = staged.flatMap((id) => {
-            const intent = ledger.doc.open[id];
-            if (intent === undefined) missing.add(id);
-            return intent === undefined ? [] : [[id, intent] as const];
-          });
-          if (due.length > 0) {
-            const doc = copyLedger(ledger.doc);
-            await settleInto(access, doc, due);
-            await access.writeLedger(doc, ledger.rev);
-            retry.push(...due.map(([id]) => id));
-          }
+        // A decided change not yet written (a committed add, or another mover's move that
+        // its owner has not finished) is finished first; the entry is then read again.
+        const decided = work.flatMap((id) => {
+          const intent = ledger.doc.open[id];
+          return intent === undefined ? [] : [[id, intent] as const];
+        });
+        if (decided.length > 0) {
+          const doc = copyLedger(ledger.doc);
+          await settleInto(access, doc, decided);
+          await access.writeLedger(doc, ledger.rev);
+          retry.push(...decided.map(([id]) => id));
         }
         const within: Candidate[] = [];
         const across: Candidate[] = [];
         work.forEach((id, index) => {
+          if (ledger.doc.open[id] !== undefined) return;
           const entry = reads[index]?.entry;
-          if (entry?.state === 'staged') return;
-          if (entry === undefined || !from.includes(entry.state)) {
+          if (entry === undefined || entry.state === 'staged' || !from.includes(entry.state)) {
             missing.add(id);
             return;
           }

@@ -10,7 +10,12 @@ import {
 } from '@teamkit/team-core';
 import { type AddSettings, createEntryAdder } from './add-entry.js';
 import type { BlobStore } from './blob-store.js';
-import { createCollectionAccess, logicalState, mapLimited } from './entry-ledger.js';
+import {
+  createCollectionAccess,
+  logicalChangedAt,
+  logicalState,
+  mapLimited,
+} from './entry-ledger.js';
 import { decodeKvKey, entryFilter, valueKey } from './key-mapping.js';
 import { createEntryMover } from './move-entries.js';
 import type { NatsLink } from './nats-link.js';
@@ -60,10 +65,9 @@ export function createNatsEntries(
   /** An entry and the state readers see it in (a committed add counts). */
   async function logicalEntry(collection: string, id: string) {
     const { access } = open(collection);
-    const { entry } = await access.readEntry(id);
+    const [{ entry }, ledger] = await Promise.all([access.readEntry(id), access.readLedger()]);
     if (entry === undefined) return undefined;
-    if (entry.state !== 'staged') return { entry, state: entry.state };
-    const state = logicalState(entry, (await access.readLedger()).doc.open[id]);
+    const state = logicalState(entry, ledger.doc.open[id]);
     return state === undefined ? undefined : { entry, state };
   }
 
@@ -78,15 +82,14 @@ export function createNatsEntries(
       if (entry === undefined) return;
       const intent = ledger.doc.open[id];
       if (logicalState(entry, intent) !== state) return;
-      const changedAt =
-        entry.state === 'staged' && intent !== undefined ? intent.t : entry.changedAt;
-      listing.push({ id, size: entry.body.size, changedAt });
+      listing.push({ id, size: entry.body.size, changedAt: logicalChangedAt(entry, intent) });
     });
     return listing.sort(byId);
   }
 
   async function listProcessed(collection: string): Promise<EntryListing[]> {
-    const { collectionKey } = open(collection);
+    const { collectionKey, access } = open(collection);
+    const ledger = await access.readLedger();
     const messages = await scanStream(link, {
       stream: 'bucket',
       filter: link.kvSubject(entryFilter(collectionKey)),
@@ -101,7 +104,9 @@ export function createNatsEntries(
       const decoded = decodeKvKey(message.subject.slice(prefix.length));
       if (decoded.kind !== 'entry') continue;
       const meta = entryMetaOf(message.header, `${collection}/${decoded.id}`);
-      if (meta.state !== 'processed') continue;
+      const intent = ledger.doc.open[decoded.id];
+      const decided = intent !== undefined && intent.r === message.seq ? intent : undefined;
+      if ((decided?.s ?? meta.state) !== 'processed') continue;
       const size = Number(
         message.header?.get(HEADERS.blob)
           ? message.header.get(HEADERS.size)
@@ -110,7 +115,7 @@ export function createNatsEntries(
       listing.push({
         id: decoded.id,
         size: Number.isFinite(size) ? size : 0,
-        changedAt: meta.changedAt,
+        changedAt: decided?.t ?? meta.changedAt,
       });
     }
     return listing.sort(byId);

@@ -82,9 +82,17 @@ export interface NatsLinkParts {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The time one attempt may take: a third of the deadline, between 0.5 and 5 s. */
+/** The time one attempt may take: a third of the deadline, between 0.5 and 2 s. */
 export function attemptTimeoutOf(timeoutMs: number): number {
-  return Math.max(500, Math.min(5_000, Math.floor(timeoutMs / 3)));
+  return Math.max(500, Math.min(2_000, Math.floor(timeoutMs / 3)));
+}
+
+/** An attempt abandoned because the connection dropped while it waited for its answer. */
+class ConnectionDropped extends Error {
+  constructor() {
+    super('the connection to the server dropped');
+    this.name = 'ConnectionDropped';
+  }
 }
 
 function toHeaders(record: Record<string, string> | undefined): MsgHdrs | undefined {
@@ -99,6 +107,27 @@ export function createNatsLink(parts: NatsLinkParts): NatsLink {
   const background = new Set<Promise<unknown>>();
   let closed = false;
   const attemptMs = attemptTimeoutOf(parts.timeoutMs);
+  // A request in flight when the connection drops never gets its answer; rather than wait
+  // for its timeout, every attempt then in flight is abandoned and retried (publishes are
+  // recognised by their message id, so a retry never applies twice).
+  let dropped: { promise: Promise<never>; fire(): void } = nextDrop();
+  function nextDrop() {
+    let fire: () => void = () => {};
+    const promise = new Promise<never>((_, reject) => {
+      fire = () => reject(new ConnectionDropped());
+    });
+    promise.catch(() => {});
+    return { promise, fire };
+  }
+  void (async () => {
+    for await (const status of parts.nc.status()) {
+      if (status.type === 'disconnect' || status.type === 'staleConnection') {
+        const current = dropped;
+        dropped = nextDrop();
+        current.fire();
+      }
+    }
+  })().catch(() => {});
 
   function context(operation: Operation): OperationContext {
     return { ...operation, servers: parts.servers, timeoutMs: parts.timeoutMs };
@@ -110,9 +139,16 @@ export function createNatsLink(parts: NatsLinkParts): NatsLink {
     for (;;) {
       const remaining = deadline - Date.now();
       try {
-        return await fn(Math.max(100, Math.min(attemptMs, remaining)));
+        return await Promise.race([
+          fn(Math.max(100, Math.min(attemptMs, remaining))),
+          dropped.promise,
+        ]);
       } catch (error) {
-        if (closed || !isTransient(error)) throw toStoreError(error, context(operation));
+        const connectionDropped = error instanceof ConnectionDropped;
+        if (closed || (!connectionDropped && !isTransient(error))) {
+          throw toStoreError(error, context(operation));
+        }
+        if (connectionDropped && Date.now() < deadline) continue;
         if (Date.now() + wait >= deadline) throw unavailable(context(operation), error);
         await sleep(wait);
         wait = Math.min(wait * 2, 500);
