@@ -21,13 +21,31 @@ if (missing !== undefined) {
   });
   const url = () => (server as NatsServerProcess).url;
 
+  const opener = fileURLToPath(new URL('./__fixtures__/open-nats-store.mjs', import.meta.url));
+
   runStoreConformance({
     name: 'NATS store',
     createStore: () => createNatsStore({ servers: url(), bucketPrefix: uniquePrefix() }),
     cleanup: (store) => dropNatsStore(url(), (store as NatsStore).bucketPrefix),
     processes: {
-      module: fileURLToPath(new URL('./__fixtures__/open-nats-store.mjs', import.meta.url)),
+      module: opener,
       config: (store) => ({ servers: url(), bucketPrefix: (store as NatsStore).bucketPrefix }),
+    },
+  });
+
+  // The same contract with every text over 8 bytes in the object store.
+  runStoreConformance({
+    name: 'NATS store with large values',
+    createStore: () =>
+      createNatsStore({ servers: url(), bucketPrefix: uniquePrefix('b'), inlineLimitBytes: 8 }),
+    cleanup: (store) => dropNatsStore(url(), (store as NatsStore).bucketPrefix),
+    processes: {
+      module: opener,
+      config: (store) => ({
+        servers: url(),
+        bucketPrefix: (store as NatsStore).bucketPrefix,
+        inlineLimitBytes: 8,
+      }),
     },
   });
 }

@@ -2,6 +2,12 @@
 // failure tests.
 import { createNatsStore } from '@teamkit/store-nats';
 
-export function openStore({ servers, bucketPrefix, timeoutMs }) {
-  return createNatsStore({ servers, bucketPrefix, timeoutMs: timeoutMs ?? 15_000 });
+export function openStore({ servers, bucketPrefix, timeoutMs, staleMs, inlineLimitBytes }) {
+  return createNatsStore({
+    servers,
+    bucketPrefix,
+    timeoutMs: timeoutMs ?? 15_000,
+    ...(staleMs === undefined ? {} : { lock: { staleMs } }),
+    ...(inlineLimitBytes === undefined ? {} : { inlineLimitBytes }),
+  });
 }

@@ -9,6 +9,8 @@ const OPENER = fileURLToPath(new URL('../__fixtures__/open-nats-store.mjs', impo
 /** How another handle reaches the store. */
 export interface OpenOptions {
   timeoutMs?: number;
+  /** The stale period of locks and add slots. */
+  staleMs?: number;
   /** Another URL to the same server (a proxy); the server's own by default. */
   servers?: string;
 }
@@ -35,6 +37,7 @@ export async function startNatsFixture(timeoutMs = 30_000): Promise<NatsFixture>
       servers: options.servers ?? server.url,
       bucketPrefix,
       timeoutMs: options.timeoutMs ?? timeoutMs,
+      ...(options.staleMs === undefined ? {} : { lock: { staleMs: options.staleMs } }),
     });
     opened.push(store);
     return store;
@@ -49,6 +52,7 @@ export async function startNatsFixture(timeoutMs = 30_000): Promise<NatsFixture>
         servers: options.servers ?? server.url,
         bucketPrefix,
         timeoutMs: options.timeoutMs ?? timeoutMs,
+        staleMs: options.staleMs,
       };
       const started: StoreProcess[] = [];
       for (let index = 0; index < count; index += 1) {
