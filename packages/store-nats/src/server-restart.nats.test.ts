@@ -96,4 +96,36 @@ describe.skipIf(missing !== undefined)('NATS store across server restarts', () =
       expect((await store.read(key))?.text).toBe(`worker ${winners[0]} round ${round}`);
     }
   });
+
+  it('keeps watches reporting after the server was killed and restarted', async () => {
+    fixture = await startNatsFixture();
+    const { store, server } = fixture;
+    const keys = new Set<string>();
+    const ids = new Set<string>();
+    const stopWatch = await store.watch('runtime/r1', (changes) => {
+      for (const change of changes) keys.add(change.key);
+    });
+    const stopEntries = await store.watchEntries(INBOX, (changed) => {
+      if (changed !== 'all') for (const id of changed) ids.add(id);
+    });
+    try {
+      await store.put('runtime/r1/state.json', 'before');
+      await waitUntil(() => keys.has('runtime/r1/state.json'), 'the first put to be reported');
+      await server.kill();
+      await server.restart();
+      const writer = await fixture.open();
+      await writer.put('runtime/r1/after.json', 'after');
+      await writer.addEntry(INBOX, 'after', 'x');
+      await writer.append(LOG, 'after');
+      await waitUntil(
+        () =>
+          keys.has('runtime/r1/after.json') && keys.has(LOG) && keys.has(INBOX) && ids.has('after'),
+        'changes made after the restart to be reported',
+        60_000,
+      );
+    } finally {
+      await stopWatch();
+      await stopEntries();
+    }
+  });
 });
