@@ -117,7 +117,7 @@ export async function connectLink(options: ConnectLinkOptions): Promise<NatsLink
   try {
     const jsm = await jetstreamManager(nc, { timeout: attemptMs });
     const js = jetstream(nc, { timeout: attemptMs });
-    const kv = await new Kvm(js).create(names.bucket, {
+    await new Kvm(js).create(names.bucket, {
       history: 1,
       storage: StorageType.File,
       replicas: options.replicas,
@@ -149,7 +149,6 @@ export async function connectLink(options: ConnectLinkOptions): Promise<NatsLink
       nc,
       js,
       jsm,
-      kv,
       names,
       servers,
       timeoutMs: options.timeoutMs,

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { JetStreamClient, JetStreamManager, StoredMsg } from '@nats-io/jetstream';
-import type { KV } from '@nats-io/kv';
 import { type MsgHdrs, type NatsConnection, headers as natsHeaders } from '@nats-io/transport-node';
 import type { NatsNames } from './key-mapping.js';
 import {
@@ -38,7 +37,6 @@ export interface NatsLink {
   readonly nc: NatsConnection;
   readonly js: JetStreamClient;
   readonly jsm: JetStreamManager;
-  readonly kv: KV;
   readonly names: NatsNames;
   /** The servers, for messages. */
   readonly servers: string;
@@ -73,7 +71,6 @@ export interface NatsLinkParts {
   nc: NatsConnection;
   js: JetStreamClient;
   jsm: JetStreamManager;
-  kv: KV;
   names: NatsNames;
   servers: string;
   timeoutMs: number;

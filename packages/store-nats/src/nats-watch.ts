@@ -1,4 +1,4 @@
-import { KvWatchInclude } from '@nats-io/kv';
+import { DeliverPolicy } from '@nats-io/jetstream';
 import type { StoreChange, StoreWatchOptions } from '@teamkit/team-core';
 import {
   decodeKvKey,
@@ -8,7 +8,7 @@ import {
   valueKey,
 } from './key-mapping.js';
 import type { NatsLink } from './nats-link.js';
-import { isTombstone } from './stored-record.js';
+import { HEADERS, isTombstone } from './stored-record.js';
 import { scanStream } from './stream-scan.js';
 
 const BATCH_DELAY_MS = 15;
@@ -22,15 +22,23 @@ function report(options: StoreWatchOptions, error: unknown): void {
   }
 }
 
+/** One change a key follower saw: the KV key, whether it was a delete, its entry state. */
+interface KeyEvent {
+  kvKey: string;
+  deleted: boolean;
+  /** The `Teamkit-State` header of an entry message. */
+  state: string | undefined;
+}
+
 /**
- * Follows a KV key filter with a headers-only KV watch (an ordered consumer, which picks
- * up where it was after a gap or a reconnect) and starts it again if it ever ends, until
- * `stop` is called. `onKey` gets each changed KV key and whether it was deleted.
+ * Follows the KV keys matching a filter from now on with a headers-only ordered push
+ * consumer (which picks up where it was after a gap or a reconnect), and starts it again
+ * if it ever ends, until `stop` is called.
  */
 function followKeys(
   link: NatsLink,
   filter: string,
-  onKey: (kvKey: string, deleted: boolean) => void,
+  onKey: (event: KeyEvent) => void,
   options: StoreWatchOptions,
 ): { ready: Promise<void>; stop(): void } {
   let stopped = false;
@@ -39,21 +47,34 @@ function followKeys(
   const ready = new Promise<void>((resolve) => {
     markReady = resolve;
   });
+  const prefix = `$KV.${link.names.bucket}.`;
   async function run(): Promise<void> {
     while (!stopped) {
       try {
-        const iterator = await link.kv.watch({
-          key: filter,
+        const consumer = await link.js.consumers.getPushConsumer(link.names.bucketStream, {
+          filter_subjects: `${prefix}${filter}`,
+          deliver_policy: DeliverPolicy.New,
           headers_only: true,
-          include: KvWatchInclude.UpdatesOnly,
         });
-        current = iterator;
+        const messages = await consumer.consume({
+          callback(message) {
+            if (stopped) return;
+            onKey({
+              kvKey: message.subject.slice(prefix.length),
+              deleted: isTombstone({ header: message.headers }),
+              state: message.headers?.get(HEADERS.state) || undefined,
+            });
+          },
+        });
+        current = {
+          stop() {
+            messages.stop();
+            void consumer.delete().catch(() => {});
+          },
+        };
         markReady();
-        if (stopped) iterator.stop();
-        for await (const entry of iterator) {
-          if (stopped) break;
-          onKey(entry.key, entry.operation !== 'PUT');
-        }
+        if (stopped) current.stop();
+        await messages.closed();
       } catch (error) {
         if (!stopped && !link.closed) report(options, error);
       }
@@ -94,9 +115,7 @@ export function createNatsWatches(link: NatsLink) {
   function reportOf(kvKey: string, deleted: boolean): StoreChange | undefined {
     const decoded = decodeKvKey(kvKey);
     if (decoded.kind === 'value') return { key: decoded.key, kind: deleted ? 'delete' : 'put' };
-    if (decoded.kind === 'entry' || decoded.kind === 'ledger') {
-      return { key: decoded.collection, kind: 'unknown' };
-    }
+    if (decoded.kind === 'entry') return { key: decoded.collection, kind: 'unknown' };
     return undefined;
   }
 
@@ -172,7 +191,10 @@ export function createNatsWatches(link: NatsLink) {
     const keys = followKeys(
       link,
       filter,
-      (kvKey, deleted) => note(reportOf(kvKey, deleted)),
+      // A staged entry is not there yet: its add reports when it is published.
+      (event) => {
+        if (event.state !== 'staged') note(reportOf(event.kvKey, event.deleted));
+      },
       options,
     );
     const logSubscription = link.nc.subscribe(`${link.names.logSubjectPrefix}.${filter}`, {
@@ -235,7 +257,7 @@ export function createNatsWatches(link: NatsLink) {
     const filter = entryFilter(valueKey(collection, 'collection'));
     let closed = false;
     const pending = new Set<string>();
-    let flushTimer: NodeJS.Timeout | undefined;
+    let scheduled = false;
     const call = (ids: string[] | 'all') => {
       if (closed) return;
       try {
@@ -247,16 +269,18 @@ export function createNatsWatches(link: NatsLink) {
     const keys = followKeys(
       link,
       filter,
-      (kvKey) => {
-        const decoded = decodeKvKey(kvKey);
-        if (decoded.kind !== 'entry' || closed) return;
+      (event) => {
+        const decoded = decodeKvKey(event.kvKey);
+        if (decoded.kind !== 'entry' || event.state === 'staged' || closed) return;
         pending.add(decoded.id);
-        flushTimer ??= setTimeout(() => {
-          flushTimer = undefined;
+        if (scheduled) return;
+        scheduled = true;
+        setImmediate(() => {
+          scheduled = false;
           const ids = [...pending].sort();
           pending.clear();
           if (ids.length > 0) call(ids);
-        }, BATCH_DELAY_MS);
+        });
       },
       options,
     );
@@ -265,7 +289,6 @@ export function createNatsWatches(link: NatsLink) {
     return track(() => {
       closed = true;
       clearInterval(timer);
-      clearTimeout(flushTimer);
       keys.stop();
     });
   }
