@@ -1,4 +1,7 @@
 import type { FigureDefinition } from '../figure.js';
+import { storeClaimFigure } from '../store-figures/store-claim.js';
+import { storeSendFigure } from '../store-figures/store-send.js';
+import { storeWatchFigure } from '../store-figures/store-watch.js';
 import { claimFigure } from './claim.js';
 import { cliStartFigure } from './cli-start.js';
 import { pollFigure } from './poll.js';
@@ -18,4 +21,7 @@ export const ALL_FIGURES: readonly FigureDefinition[] = [
   readyFigure,
   cliStartFigure,
   uiLatencyFigure,
+  storeSendFigure,
+  storeClaimFigure,
+  storeWatchFigure,
 ];
