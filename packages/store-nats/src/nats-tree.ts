@@ -25,22 +25,28 @@ export function createNatsTree(link: NatsLink, blobs: BlobStore) {
   const bucketPrefix = `$KV.${link.names.bucket}.`;
   const logPrefix = `${link.names.logSubjectPrefix}.`;
 
-  /** The live KV keys under a filter (headers only), optionally stopping at the first. */
-  async function liveKeys(filter: string, key: string, firstOnly = false) {
+  const isLive = (message: ScannedMessage) => !isTombstone({ header: message.header });
+
+  /** The live KV keys under a filter (headers only); stops early once `wanted` finds one. */
+  async function liveKeys(
+    filter: string,
+    key: string,
+    wanted?: (message: ScannedMessage) => boolean,
+  ): Promise<ScannedMessage[]> {
     const messages = await scanStream(link, {
       stream: 'bucket',
       filter: `${bucketPrefix}${filter}`,
       from: 'last-per-subject',
       headersOnly: true,
       operation: { what: 'list', key: key || 'the store root' },
-      ...(firstOnly
-        ? {
+      ...(wanted === undefined
+        ? {}
+        : {
             enough: (collected: readonly ScannedMessage[]) =>
-              collected.some((message) => !isTombstone({ header: message.header })),
-          }
-        : {}),
+              collected.some((message) => isLive(message) && wanted(message)),
+          }),
     });
-    return messages.filter((message) => !isTombstone({ header: message.header }));
+    return messages.filter(isLive);
   }
 
   /** Subjects of logs under a filter, with their line counts. */
@@ -99,11 +105,16 @@ export function createNatsTree(link: NatsLink, blobs: BlobStore) {
       return { kind: 'value', size, modifiedAt: lastLine.time.getTime() };
     }
     const under = `${kvKey}.>`;
-    const [keys, logs] = await Promise.all([liveKeys(under, key, true), logSubjects(under, key)]);
-    const visible = keys.some((message) => {
-      const rest = message.subject.slice(bucketPrefix.length + kvKey.length + 1).split('.');
-      return !isInternalToken(rest[0] ?? '') || rest[0] === ENTRY_TOKEN;
-    });
+    // A folder holds a value, a log or a collection's entries; a lock or a ledger alone is not one.
+    const holdsSomething = (message: ScannedMessage) => {
+      const child = message.subject.slice(bucketPrefix.length + kvKey.length + 1).split('.')[0];
+      return !isInternalToken(child ?? '') || child === ENTRY_TOKEN;
+    };
+    const [keys, logs] = await Promise.all([
+      liveKeys(under, key, holdsSomething),
+      logSubjects(under, key),
+    ]);
+    const visible = keys.some(holdsSomething);
     if (!visible && Object.keys(logs).length === 0) return undefined;
     const newest = keys.reduce((latest, message) => Math.max(latest, message.time), 0);
     return { kind: 'folder', size: 0, modifiedAt: newest || Date.now() };
