@@ -72,14 +72,20 @@ export function unavailable(context: OperationContext, cause: unknown): TeamkitE
  */
 export function toStoreError(error: unknown, context: OperationContext): TeamkitError {
   if (isTeamkitError(error)) return error;
-  if (
-    error instanceof PermissionViolationError ||
-    error instanceof AuthorizationError ||
-    error instanceof UserAuthenticationExpiredError
-  ) {
+  if (error instanceof AuthorizationError || error instanceof UserAuthenticationExpiredError) {
     return new TeamkitError(
       'PERMISSION_DENIED',
-      `The NATS server refused to ${context.what} ${context.key} (${describe(error)}). Give the store's NATS user publish and subscribe rights on its buckets and on $JS.API.>; see docs/distributed.md.`,
+      `The NATS server (${context.servers}) refused the store's credentials when asked to ${context.what} ${context.key} (${describe(error)}). Check the user and password, nkey seed or credentials file the store is given.`,
+      { cause: error, details: { key: context.key, servers: context.servers } },
+    );
+  }
+  const violation = [error, (error as { cause?: unknown } | undefined)?.cause].find(
+    (candidate) => candidate instanceof PermissionViolationError,
+  );
+  if (violation !== undefined) {
+    return new TeamkitError(
+      'PERMISSION_DENIED',
+      `The NATS server refused to let the store ${context.what} ${context.key} (${describe(violation)}). Give the store's NATS user the rights docs/distributed.md lists, or a NATS account of its own.`,
       { cause: error, details: { key: context.key, servers: context.servers } },
     );
   }
@@ -93,7 +99,7 @@ export function toStoreError(error: unknown, context: OperationContext): Teamkit
   if (isTransient(error)) return unavailable(context, error);
   return new TeamkitError(
     'IO_ERROR',
-    `Could not ${context.what} ${context.key}: the NATS server answered ${describe(error)}. Check the server's log and the store's streams (docs/distributed.md).`,
+    `Could not ${context.what} ${context.key}: ${describe(error)} (NATS server ${context.servers}). Check the server's log, the store's TLS and credentials settings, and its streams (docs/distributed.md).`,
     { cause: error, details: { key: context.key, servers: context.servers } },
   );
 }
