@@ -11,6 +11,7 @@ import {
   settleInto,
   totalsOf,
 } from './entry-ledger.js';
+import type { IntentCloser } from './intent-closer.js';
 import { createLeaseObserver, watchSubject } from './lease.js';
 import type { NatsLink } from './nats-link.js';
 import type { EntryRecord } from './stored-record.js';
@@ -59,7 +60,7 @@ function contended(collection: string, id: string): TeamkitError {
  * removes; a writer stalled past the slot's stale period finds the slot taken at 4 and
  * adds nothing (`LOCK_COMPROMISED`).
  */
-export function createEntryAdder(link: NatsLink, settings: AddSettings) {
+export function createEntryAdder(link: NatsLink, settings: AddSettings, closer: IntentCloser) {
   const sweeper = createIntentSweeper(settings.now);
 
   async function stage(
@@ -96,20 +97,32 @@ export function createEntryAdder(link: NatsLink, settings: AddSettings) {
     throw contended(collection, id);
   }
 
-  async function takeSlot(access: CollectionAccess, collection: string, token: string) {
+  async function takeSlot(
+    access: CollectionAccess,
+    collectionKey: string,
+    collection: string,
+    token: string,
+    firstRead: Promise<Ledger>,
+  ) {
     const observer = createLeaseObserver(settings.staleMs, settings.now);
     const signal = watchSubject(link, access.ledgerSubject);
     const deadline = Date.now() + settings.timeoutMs;
     let wait = 2;
+    let read: Promise<Ledger> | undefined = firstRead;
     try {
       for (;;) {
-        const ledger = await access.readLedger();
+        const ledger = await (read ?? access.readLedger());
+        read = undefined;
         const adder = ledger.doc.adder;
         if (adder === undefined || observer.isStale(`${adder.h}/${adder.n}`)) {
           const doc = copyLedger(ledger.doc);
           doc.adder = { h: token, n: 0 };
+          const folded = closer.fold(collectionKey, doc);
           const seq = await access.writeLedger(doc, ledger.rev);
-          if (seq !== undefined) return { rev: seq, doc } satisfies Ledger;
+          if (seq !== undefined) {
+            folded();
+            return { rev: seq, doc } satisfies Ledger;
+          }
           continue;
         }
         const left = deadline - Date.now();
@@ -190,21 +203,14 @@ export function createEntryAdder(link: NatsLink, settings: AddSettings) {
       doc.pending[id] = intent.b;
       doc.open[id] = intent;
       delete doc.adder;
-      if ((await access.writeLedger(doc, ledger.rev)) !== undefined) return;
+      const folded = closer.fold(collectionKey, doc);
+      if ((await access.writeLedger(doc, ledger.rev)) !== undefined) {
+        folded();
+        return;
+      }
       ledger = await access.readLedger();
     }
     throw contended(collection, id);
-  }
-
-  /** Closes an applied intent; anyone may have closed it already. */
-  async function closeIntent(access: CollectionAccess, id: string, token: string): Promise<void> {
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-      const ledger = await access.readLedger();
-      if (ledger.doc.open[id]?.k !== token) return;
-      const doc = copyLedger(ledger.doc);
-      delete doc.open[id];
-      if ((await access.writeLedger(doc, ledger.rev)) !== undefined) return;
-    }
   }
 
   /** Records what became of an intent that could not be applied. */
@@ -230,11 +236,14 @@ export function createEntryAdder(link: NatsLink, settings: AddSettings) {
     ): Promise<void> {
       const token = randomUUID();
       const staged = { state: 'staged' as const, changedAt: settings.now(), token, body };
+      // The ledger is read while the entry is staged: one round trip for both.
+      const ledgerRead = access.readLedger();
+      ledgerRead.catch(() => {});
       const stagedRev = await stage(access, collection, id, staged);
       const intent: Intent = { r: stagedRev, s: 'unread', t: 0, k: token, b: body.size };
       let committed = false;
       try {
-        const slot = await takeSlot(access, collection, token);
+        const slot = await takeSlot(access, collectionKey, collection, token, ledgerRead);
         try {
           const admit = options.admit;
           if (admit !== undefined)
@@ -264,7 +273,7 @@ export function createEntryAdder(link: NatsLink, settings: AddSettings) {
           throw alreadyExists(collection, id, entry?.state ?? 'removed');
         }
       }
-      link.track(closeIntent(access, id, token));
+      closer.schedule(access, collectionKey, id, token);
     },
   };
 }

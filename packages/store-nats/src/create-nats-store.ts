@@ -120,6 +120,7 @@ export async function createNatsStore(options: NatsStoreOptions): Promise<NatsSt
     },
     async close() {
       await watches.closeAll();
+      await entries.flush().catch(() => {});
       await link.close();
     },
   };

@@ -10,11 +10,12 @@ import {
   copyLedger,
   createIntentSweeper,
   type Intent,
+  type Ledger,
   mapLimited,
   recordTruth,
   settleInto,
 } from './entry-ledger.js';
-import type { NatsLink } from './nats-link.js';
+import type { IntentCloser } from './intent-closer.js';
 import { type EntryRecord, isPending } from './stored-record.js';
 
 const MAX_ROUNDS = 64;
@@ -34,7 +35,7 @@ interface Candidate {
  * are closed in the background; an intent its owner did not finish is finished or undone
  * by whoever meets it, from what the entry really is.
  */
-export function createEntryMover(link: NatsLink, now: () => number = Date.now) {
+export function createEntryMover(closer: IntentCloser, now: () => number = Date.now) {
   const sweeper = createIntentSweeper(now);
 
   /** Commits intents for `candidates` in one ledger write; returns those committed. */
@@ -44,9 +45,12 @@ export function createEntryMover(link: NatsLink, now: () => number = Date.now) {
     candidates: readonly Candidate[],
     to: EntryState,
     at: number | undefined,
+    firstRead: Ledger,
   ): Promise<{ committed: [Candidate, Intent][]; blocked: string[] }> {
+    let read: Ledger | undefined = firstRead;
     for (let round = 0; round < MAX_ROUNDS; round += 1) {
-      const ledger = await access.readLedger();
+      const ledger = read ?? (await access.readLedger());
+      read = undefined;
       const doc = copyLedger(ledger.doc);
       // Another writer's intent on one of these entries is settled first; the entry will
       // then be at a new revision, so it is read again in the next round.
@@ -75,7 +79,9 @@ export function createEntryMover(link: NatsLink, now: () => number = Date.now) {
         else delete doc.pending[id];
         committed.push([candidate, intent]);
       }
+      const folded = closer.fold(collectionKey, doc);
       if ((await access.writeLedger(doc, ledger.rev)) !== undefined) {
+        folded();
         return { committed, blocked: [...blockedIds] };
       }
     }
@@ -107,8 +113,16 @@ export function createEntryMover(link: NatsLink, now: () => number = Date.now) {
     candidates: readonly Candidate[],
     to: EntryState,
     at: number | undefined,
+    ledger: Ledger,
   ): Promise<{ moved: string[]; retry: string[] }> {
-    const { committed, blocked } = await commitIntents(access, collectionKey, candidates, to, at);
+    const { committed, blocked } = await commitIntents(
+      access,
+      collectionKey,
+      candidates,
+      to,
+      at,
+      ledger,
+    );
     // `null`: applied; an entry (or undefined): failed, and this is what it really is.
     const outcomes = await mapLimited(committed, async ([{ id, entry }, intent]) => {
       const applied = { state: to, changedAt: intent.t, token: intent.k, body: entry.body };
@@ -121,7 +135,7 @@ export function createEntryMover(link: NatsLink, now: () => number = Date.now) {
     const failed = outcomes.filter((outcome) => outcome.failedAs !== null);
     if (failed.length > 0) await closeIntents(access, failed);
     const applied = outcomes.filter((outcome) => outcome.failedAs === null);
-    if (applied.length > 0) link.track(closeIntents(access, applied));
+    for (const { id, intent } of applied) closer.schedule(access, collectionKey, id, intent.k);
     return {
       moved: applied.map(({ id }) => id),
       retry: [...blocked, ...failed.map(({ id }) => id)],
@@ -183,7 +197,9 @@ export function createEntryMover(link: NatsLink, now: () => number = Date.now) {
           else retry.push(id);
         });
         if (across.length > 0) {
-          const outcome = await moveAcross(access, collectionKey, across, to, options.at);
+          // The ledger read with the entries is still current unless someone wrote it since;
+          // the commit's compare-and-set finds out.
+          const outcome = await moveAcross(access, collectionKey, across, to, options.at, ledger);
           for (const id of outcome.moved) moved.add(id);
           retry.push(...outcome.retry);
         }

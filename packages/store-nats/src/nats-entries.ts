@@ -16,6 +16,7 @@ import {
   logicalState,
   mapLimited,
 } from './entry-ledger.js';
+import { createIntentCloser } from './intent-closer.js';
 import { decodeKvKey, entryFilter, valueKey } from './key-mapping.js';
 import { createEntryMover } from './move-entries.js';
 import type { NatsLink } from './nats-link.js';
@@ -54,8 +55,9 @@ export function createNatsEntries(
   inlineLimit: number,
   settings: AddSettings,
 ) {
-  const adder = createEntryAdder(link, settings);
-  const mover = createEntryMover(link, settings.now);
+  const closer = createIntentCloser(link);
+  const adder = createEntryAdder(link, settings, closer);
+  const mover = createEntryMover(closer, settings.now);
 
   function open(collection: string) {
     const collectionKey = valueKey(collection, 'collection');
@@ -177,6 +179,9 @@ export function createNatsEntries(
       if (found === undefined || found.state !== state) return undefined;
       return textOf(found.entry.body, `${collection}/${id}`, blobs);
     },
+
+    /** Closes the intents this process left open (when the store closes). */
+    flush: () => closer.flush(),
 
     async entryState(collection: string, id: string): Promise<EntryState | undefined> {
       assertEntryId(id);
