@@ -111,6 +111,10 @@ describe.skipIf(missing !== undefined)('NATS store security', () => {
       { user: teamkit, password: s3cret }
       { nkey: ${user.getPublicKey()} }
       { user: reader, password: r3ad, permissions: { publish: { allow: ["$JS.API.>"] }, subscribe: { allow: ["_INBOX.>"] } } }
+      { user: scoped, password: sc0ped, permissions: {
+          publish: { allow: ["$JS.API.>", "$KV.scoped.>", "scoped.log.>", "$O.scoped-blobs.>", "$JS.FC.>"] }
+          subscribe: { allow: ["_INBOX.>", "$KV.scoped.>", "scoped.log.>"] }
+      } }
     ]
   }
   OTHER: { jetstream: enabled, users: [ { user: other, password: other } ] }
@@ -161,6 +165,37 @@ describe.skipIf(missing !== undefined)('NATS store security', () => {
       expect(await codeOf(() => reader.put(KEY, 'not allowed'))).toBe('PERMISSION_DENIED');
     } finally {
       await reader.close();
+    }
+  });
+
+  it('works with exactly the rights docs/distributed.md lists for a shared account', async () => {
+    const options = {
+      servers: servers(),
+      bucketPrefix: 'scoped',
+      credentials: { user: 'scoped', pass: 'sc0ped' },
+      inlineLimitBytes: 64,
+    };
+    await roundTrip(options);
+    const store = await createNatsStore(options);
+    try {
+      const seen: string[] = [];
+      const stop = await store.watch('runtime', (changes) => {
+        seen.push(...changes.map((change) => change.key));
+      });
+      await store.put('runtime/r2/large.json', 'x'.repeat(10_000));
+      expect((await store.read('runtime/r2/large.json'))?.text).toHaveLength(10_000);
+      await store.append('runtime/r2/events.jsonl', 'watched');
+      const deadline = Date.now() + 15_000;
+      while (!seen.includes('runtime/r2/events.jsonl') && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await stop();
+      expect(seen).toContain('runtime/r2/large.json');
+      expect(seen).toContain('runtime/r2/events.jsonl');
+      expect(await store.list('runtime')).toEqual(['r1', 'r2']);
+      expect(await codeOf(() => store.removeStaleTemporaries('', 0))).toBe('resolved');
+    } finally {
+      await store.close();
     }
   });
 
