@@ -13,6 +13,7 @@ export interface StoreSendSettings extends RoundSettings {
 }
 
 const INBOX = 'runtime/bench/inboxes/builder';
+const UNREAD_CAP_BYTES = 1024 * 1024 * 1024;
 
 function addEntryContender(
   key: string,
@@ -29,7 +30,12 @@ function addEntryContender(
     sender: {
       async send(index) {
         store ??= await openTargetStore(target);
-        await store.addEntry(INBOX, randomUUID(), messageText('lead', index));
+        await store.addEntry(INBOX, randomUUID(), messageText('lead', index), {
+          // An unread cap, as the mailbox checks one.
+          admit(pending) {
+            if (pending.bytes > UNREAD_CAP_BYTES) throw new Error('the bench inbox is full');
+          },
+        });
       },
       async close() {
         await store?.close();
