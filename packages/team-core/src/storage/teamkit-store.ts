@@ -125,15 +125,17 @@ export interface HeldLock {
 /**
  * The one interface through which Teamkit touches persisted state. Implementations: the
  * file store ({@link createFileStore}), an in-memory store ({@link createMemoryStore}),
- * and later a NATS JetStream store. All pass the store conformance suite
- * (`@teamkit/test-harness/store-conformance`) unchanged.
+ * and the NATS JetStream store (`createNatsStore` of `@teamkit/store-nats`). All pass the
+ * store conformance suite (`@teamkit/test-harness/store-conformance`) unchanged.
  *
  * Errors are always `TeamkitError`s: `PATH_TRAVERSAL` (a bad key, or a planted symlink),
  * `ALREADY_EXISTS`, `REVISION_CONFLICT` (the value changed since it was read),
  * `DOCUMENT_NOT_FOUND`, `LOCK_TIMEOUT`, `LOCK_COMPROMISED`, `CORRUPT_DOCUMENT` (not a
  * regular file where a value should be: a FIFO, a device, a folder; or too large),
  * `INVALID_INPUT` (a bad argument) and `IO_ERROR` (ENOSPC, EROFS, EACCES, EIO..., naming
- * the key and what to do). A write that fails leaves the old value in place.
+ * the key and what to do). A networked store adds `STORE_UNAVAILABLE` (the server did not
+ * answer in time; the outcome is unknown, read again) and `PERMISSION_DENIED` (refused
+ * credentials or rights). A write that fails leaves the old value in place.
  */
 export interface TeamkitStore {
   /** `file`, `memory`, `nats`, ... */
