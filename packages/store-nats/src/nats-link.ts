@@ -189,7 +189,14 @@ export function createNatsLink(parts: NatsLinkParts): NatsLink {
     },
     async close() {
       if (closed) return;
-      await Promise.race([Promise.all([...background]), sleep(parts.timeoutMs)]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all([...background]),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, parts.timeoutMs);
+        }),
+      ]);
+      clearTimeout(timer);
       closed = true;
       await parts.nc.close();
     },
