@@ -96,7 +96,7 @@ export const storeClaimFigure: FigureDefinition<StoreClaimSettings> = {
   headline: 'NATS claim',
   settings: (quick) =>
     quick
-      ? { warmup: 1, rounds: 3, processes: 8, tasks: 150 }
+      ? { warmup: 1, rounds: 3, processes: 8, tasks: 100 }
       : { warmup: 1, rounds: 5, processes: 8, tasks: 600 },
   async ours({ settings }) {
     const server = await startFigureNatsServer();
