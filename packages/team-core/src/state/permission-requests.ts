@@ -2,12 +2,9 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { TeamkitError } from '../errors/index.js';
 import type { PermissionRequest, RuntimeState } from '../schema/runtime-state.js';
-import {
-  findMember,
-  resolveStateOptions,
-  type StateOptions,
-  updateRunState,
-} from './run-state-store.js';
+import { findMember } from './run-members.js';
+import { updateRunState } from './run-state-store.js';
+import { resolveStateOptions, type StateOptions } from './state-options.js';
 
 /** What a member asks permission for. */
 export interface PermissionRequestInput {

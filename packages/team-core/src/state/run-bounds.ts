@@ -1,15 +1,11 @@
 import { TeamkitError } from '../errors/index.js';
 import { MemberNameSchema } from '../schema/names.js';
 import type { RunMember, RuntimeState } from '../schema/runtime-state.js';
-import {
-  boundExceeded,
-  countParallelMembers,
-  findMember,
-  resolveStateOptions,
-  type StateOptions,
-  updateRunState,
-} from './run-state-store.js';
-import { WORKING_RUN_STATUSES } from './status-machines.js';
+import { boundExceeded } from './bound-exceeded.js';
+import { countParallelMembers, findMember } from './run-members.js';
+import { updateRunState } from './run-state-store.js';
+import { resolveStateOptions, type StateOptions } from './state-options.js';
+import { SPAWNING_RUN_STATUSES, WORKING_RUN_STATUSES } from './status-machines.js';
 
 function notActive(state: RuntimeState, what: string): TeamkitError {
   return new TeamkitError(
@@ -50,7 +46,7 @@ export interface SpawnCheck {
  * be passed (`BOUND_EXCEEDED` naming the bound).
  */
 export function assertCanSpawn(state: RuntimeState, check: SpawnCheck = {}): void {
-  if (state.status !== 'creating' && state.status !== 'active') throw notActive(state, 'spawning');
+  if (!SPAWNING_RUN_STATUSES.includes(state.status)) throw notActive(state, 'spawning');
   const bounds = state.policy.bounds;
   if (check.newMember === true && state.members.length + 1 > bounds.maxMembers) {
     throw boundExceeded(
@@ -217,7 +213,7 @@ export async function addMember(
           details: { runId, member: name },
         });
       }
-      if (draft.status !== 'creating' && draft.status !== 'active') {
+      if (!SPAWNING_RUN_STATUSES.includes(draft.status)) {
         throw notActive(draft, 'adding a member');
       }
       const bounds = draft.policy.bounds;

@@ -1,11 +1,8 @@
 import { TeamkitError } from '../errors/index.js';
 import type { RuntimeState, ShutdownRequest } from '../schema/runtime-state.js';
-import {
-  findMember,
-  resolveStateOptions,
-  type StateOptions,
-  updateRunState,
-} from './run-state-store.js';
+import { findMember } from './run-members.js';
+import { updateRunState } from './run-state-store.js';
+import { resolveStateOptions, type StateOptions } from './state-options.js';
 
 function openRequest(state: RuntimeState, member: string): ShutdownRequest | undefined {
   return state.shutdownRequests.find(

@@ -1,6 +1,6 @@
 import { RunIdSchema } from '../schema/names.js';
 import type { RunStatus } from '../schema/runtime-state.js';
-import { listRuns, type StateOptions } from '../state/run-state-store.js';
+import { listRuns, type StateOptions } from '../state/index.js';
 import { listPanes, listTeamkitSessions } from './tmux-layout.js';
 import type { TmuxRunner } from './tmux-runner.js';
 

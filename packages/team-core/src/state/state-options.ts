@@ -1,0 +1,29 @@
+import type { LockOptions } from '../storage/file-lock.js';
+import { createFileStore, type TeamkitStore } from '../storage/store.js';
+
+/** What every state function may be given: the store, the clock, lock tuning, the actor. */
+export interface StateOptions {
+  /** Where state lives; defaults to the filesystem store. */
+  store?: TeamkitStore;
+  /** The clock, in ms since the epoch; defaults to `Date.now`. */
+  now?: () => number;
+  /** Tuning for the state lock (`state.json.lock`). */
+  lock?: LockOptions;
+  /** Who is acting, recorded in `events.jsonl`; defaults to `"teamkit"`. */
+  actor?: string;
+}
+
+/** @internal Resolves the defaults of {@link StateOptions}. */
+export function resolveStateOptions(options: StateOptions = {}): {
+  store: TeamkitStore;
+  now: () => number;
+  lock: LockOptions | undefined;
+  actor: string;
+} {
+  return {
+    store: options.store ?? createFileStore(),
+    now: options.now ?? Date.now,
+    lock: options.lock,
+    actor: options.actor ?? 'teamkit',
+  };
+}
