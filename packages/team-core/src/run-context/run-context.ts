@@ -1,26 +1,20 @@
 import { TeamkitError } from '../errors/index.js';
+import type { RuntimeState } from '../schema/index.js';
 import {
-  type MemberStatus,
-  type RunMember,
-  type RuntimeState,
-  RuntimeStateSchema,
-} from '../schema/index.js';
+  appendStateEvent,
+  parseRunState,
+  readStateText,
+  runNotFound,
+} from '../state/state-storage.js';
 import { WRITABLE_RUN_STATUSES } from '../state/status-machines.js';
+import type { RunEventInput } from '../storage/event-log.js';
 import {
   createFileStore,
   type LockOptions,
-  parseDocument,
   type RunPaths,
   runPaths,
   type TeamkitStore,
 } from '../storage/index.js';
-
-/** Member statuses that take no part in broadcasts and own no open work. */
-export const INACTIVE_MEMBER_STATUSES: readonly MemberStatus[] = [
-  'terminated',
-  'shutdown_approved',
-  'errored',
-];
 
 /** Where a run lives and the seams (store, clock, ids, lock tuning) its operations use. */
 export interface RunContextOptions {
@@ -44,31 +38,53 @@ export interface RunContext {
   readonly lock: LockOptions;
   /** Reads the run state (parsed once per distinct file content); `RUN_NOT_FOUND` if absent. */
   readState(): Promise<RuntimeState>;
+  /** Reads the run state and refuses (`RUN_NOT_ACTIVE`) when the run accepts no writes. */
+  writableState(): Promise<RuntimeState>;
+  /** Appends one event of this run to its `events.jsonl`, stamped with the run's clock. */
+  logEvent(
+    actor: string,
+    type: string,
+    ids: readonly string[],
+    data?: Record<string, unknown>,
+  ): Promise<void>;
 }
 
 /** Builds a {@link RunContext}; the run id is checked before it becomes a path. */
 export function createRunContext(options: RunContextOptions): RunContext {
   const paths = runPaths(options.home, options.runId);
   const store = options.store ?? createFileStore();
+  const now = options.now ?? Date.now;
   let cached: { text: string; state: RuntimeState } | undefined;
-  return {
+  const context: RunContext = {
     paths,
     store,
-    now: options.now ?? Date.now,
+    now,
     lock: options.lock ?? {},
     async readState() {
-      const text = await store.readText(paths.state);
-      if (text === undefined) {
-        throw new TeamkitError('RUN_NOT_FOUND', `No team run ${options.runId} exists.`, {
-          details: { runId: options.runId },
-        });
-      }
+      const text = await readStateText(store, paths);
+      if (text === undefined) throw runNotFound(paths);
       if (cached?.text === text) return cached.state;
-      const state = parseDocument(text, RuntimeStateSchema, paths.state);
+      const state = parseRunState(text, paths);
       cached = { text, state };
       return state;
     },
+    async writableState() {
+      const state = await context.readState();
+      assertRunWritable(state);
+      return state;
+    },
+    async logEvent(actor, type, ids, data) {
+      const event: Omit<RunEventInput, 'runId'> = {
+        actor,
+        type,
+        ids: [...ids],
+        at: now(),
+        ...(data === undefined ? {} : { data }),
+      };
+      await appendStateEvent(store, paths, event);
+    },
   };
+  return context;
 }
 
 /** Refuses (`RUN_NOT_ACTIVE`) when the run no longer accepts writes. */
@@ -80,23 +96,4 @@ export function assertRunWritable(state: RuntimeState): void {
       { details: { runId: state.runId, status: state.status } },
     );
   }
-}
-
-/** Returns the named member of the run, or refuses with `UNKNOWN_MEMBER` listing the roster. */
-export function requireMember(state: RuntimeState, name: string): RunMember {
-  const member = state.members.find((candidate) => candidate.name === name);
-  if (member === undefined) {
-    const names = state.members.map((candidate) => candidate.name);
-    throw new TeamkitError(
-      'UNKNOWN_MEMBER',
-      `Run ${state.runId} has no member ${JSON.stringify(name)}; members are: ${names.join(', ')}.`,
-      { details: { member: name, members: names } },
-    );
-  }
-  return member;
-}
-
-/** True when the member takes part in broadcasts and may own open work. */
-export function isActiveMember(member: RunMember): boolean {
-  return !INACTIVE_MEMBER_STATUSES.includes(member.status);
 }

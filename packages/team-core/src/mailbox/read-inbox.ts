@@ -1,0 +1,51 @@
+import { type Message, MessageSchema } from '../schema/index.js';
+import { type DocumentProblem, parseDocument, toDocumentProblem } from '../storage/index.js';
+import { compareByArrival } from './inbox-layout.js';
+import type { InboxStore, MessageState } from './inbox-store.js';
+
+/** Unread messages, oldest first, and any unreadable files left in place. */
+export interface UnreadListing {
+  messages: Message[];
+  problems: DocumentProblem[];
+}
+
+/**
+ * Reads one stored message of `member`: the message, a problem when the file is torn or
+ * invalid (it is left in place), or `undefined` when it is not in `state`.
+ */
+export async function readStoredMessage(
+  inboxes: InboxStore,
+  member: string,
+  messageId: string,
+  state: MessageState,
+): Promise<Message | DocumentProblem | undefined> {
+  const text = await inboxes.readMessage(member, messageId, state);
+  if (text === undefined) return undefined;
+  const where = inboxes.whereIs(member, messageId, state);
+  try {
+    return parseDocument(text, MessageSchema, where);
+  } catch (error) {
+    return toDocumentProblem(error, where);
+  }
+}
+
+/** True when a read found a valid message (not a problem, not absent). */
+export function isMessage(read: Message | DocumentProblem | undefined): read is Message {
+  return read !== undefined && 'messageId' in read;
+}
+
+/** The unread messages of `member`, sorted by (timestamp, messageId), and its unreadable files. */
+export async function listUnreadMessages(
+  inboxes: InboxStore,
+  member: string,
+): Promise<UnreadListing> {
+  const listing: UnreadListing = { messages: [], problems: [] };
+  for (const id of await inboxes.listMessageIds(member, 'unread')) {
+    const read = await readStoredMessage(inboxes, member, id, 'unread');
+    if (read === undefined) continue;
+    if (isMessage(read)) listing.messages.push(read);
+    else listing.problems.push(read);
+  }
+  listing.messages.sort(compareByArrival);
+  return listing;
+}
