@@ -194,7 +194,6 @@ export type {
 export {
   addMember,
   answerShutdown,
-  assertCanSend,
   assertCanSpawn,
   assertCanTakeTurn,
   assertLegalStateChange,
@@ -213,7 +212,6 @@ export {
   MEMBER_TRANSITIONS,
   RUN_TRANSITIONS,
   readRunState,
-  recordMessageSent,
   recordTurn,
   requestPermission,
   requestShutdown,

@@ -47,6 +47,11 @@ export interface Mailbox {
   acknowledge(member: string, messageIds: readonly string[]): Promise<AcknowledgeOutcome>;
   /** Returns reservations older than `olderThanMs` to unread and removes old temp files. */
   reclaimStaleReservations(olderThanMs: number, member?: string): Promise<ReclaimOutcome>;
+  /**
+   * How many messages the run has stored: each copy counts (a broadcast to three members
+   * counts three), the measure of `policy.bounds.maxMessagesPerRun`.
+   */
+  countMessagesSent(): Promise<number>;
   /** Calls `onMessages` with newly unread messages; resolves to a disposer. */
   watchInbox(
     member: string,
@@ -81,6 +86,10 @@ export function createMailbox(options: MailboxOptions): Mailbox {
     acknowledge: (member, messageIds) => acknowledgeMessages(parts, member, messageIds),
     reclaimStaleReservations: (olderThanMs, member) =>
       reclaimStaleReservations(parts, olderThanMs, member),
+    async countMessagesSent() {
+      await run.readState();
+      return parts.budget.count();
+    },
     async watchInbox(member, onMessages, watchOptions) {
       await stateForInbox(parts, member, false);
       const reader = {

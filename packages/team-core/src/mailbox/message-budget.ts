@@ -6,6 +6,8 @@ const MAX_ATTEMPTS = 10_000;
 export interface MessageBudget {
   /** Takes the next slot; returns the running count, or `undefined` when `max` is reached. */
   take(max: number): Promise<number | undefined>;
+  /** How many slots are taken: the number of messages the run has stored. */
+  count(): Promise<number>;
 }
 
 /**
@@ -54,6 +56,11 @@ export function createMessageBudget(slots: MessageSlots): MessageBudget {
         known = slot;
       }
       throw new Error(`Could not take a message slot after ${MAX_ATTEMPTS} attempts.`);
+    },
+    async count() {
+      const taken = (await firstFree(Number.POSITIVE_INFINITY)) - 1;
+      known = Math.max(known, taken);
+      return taken;
     },
   };
 }

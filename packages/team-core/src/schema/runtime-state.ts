@@ -112,12 +112,11 @@ export const RuntimeStateSchema = z.strictObject({
   pathAllowlists: z.record(MemberNameSchema, z.array(z.string())).default({}),
   /** The team policy snapshot taken when the run started; bounds live in `policy.bounds`. */
   policy: TeamPolicySchema,
-  counters: z
-    .strictObject({
-      messagesSent: z.number().int().nonnegative().default(0),
-      turns: z.number().int().nonnegative().default(0),
-    })
-    .default({ messagesSent: 0, turns: 0 }),
+  /**
+   * Run-wide counters. Messages are counted by the mailbox, where the message bound is
+   * enforced; the `messagesSent` field that older files hold here is dropped on read.
+   */
+  counters: z.object({ turns: z.number().int().nonnegative().default(0) }).default({ turns: 0 }),
 });
 /** The durable state of a team run. */
 export type RuntimeState = z.infer<typeof RuntimeStateSchema>;

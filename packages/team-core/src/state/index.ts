@@ -17,11 +17,9 @@ export { resumeAll, resumeRun } from './resume-run.js';
 export type { AddMemberInput, SpawnCheck, StartMemberInput } from './run-bounds.js';
 export {
   addMember,
-  assertCanSend,
   assertCanSpawn,
   assertCanTakeTurn,
   assertWithinWallClock,
-  recordMessageSent,
   recordTurn,
   startMember,
 } from './run-bounds.js';

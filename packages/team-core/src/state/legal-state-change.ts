@@ -49,23 +49,8 @@ export function assertLegalStateChange(before: RuntimeState, after: RuntimeState
 }
 
 function assertLegalCounterChanges(before: RuntimeState, after: RuntimeState): void {
-  const bounds = after.policy.bounds;
-  if (
-    after.counters.messagesSent < before.counters.messagesSent ||
-    after.counters.turns < before.counters.turns
-  ) {
+  if (after.counters.turns < before.counters.turns) {
     throw invalid("The run's counters cannot go down.", { runId: before.runId });
-  }
-  if (
-    after.counters.messagesSent > bounds.maxMessagesPerRun &&
-    after.counters.messagesSent > before.counters.messagesSent
-  ) {
-    throw boundExceeded(
-      'maxMessagesPerRun',
-      bounds.maxMessagesPerRun,
-      after.counters.messagesSent,
-      'Sending another message',
-    );
   }
 }
 

@@ -69,40 +69,6 @@ export function assertCanSpawn(state: RuntimeState, check: SpawnCheck = {}): voi
 }
 
 /**
- * Throws unless `count` more messages may be sent: the run must be active or
- * shutting down (`RUN_NOT_ACTIVE`) and within maxMessagesPerRun and its wall clock.
- */
-export function assertCanSend(state: RuntimeState, count = 1, now: number = Date.now()): void {
-  if (!WORKING_RUN_STATUSES.includes(state.status)) throw notActive(state, 'sending');
-  const limit = state.policy.bounds.maxMessagesPerRun;
-  const value = state.counters.messagesSent + count;
-  if (value > limit) {
-    throw boundExceeded('maxMessagesPerRun', limit, value, 'Sending another message');
-  }
-  assertWithinWallClock(state, now);
-}
-
-/** Counts `count` sent messages against the run's bound, or refuses as {@link assertCanSend}. */
-export async function recordMessageSent(
-  home: string,
-  runId: string,
-  count = 1,
-  options: StateOptions = {},
-): Promise<RuntimeState> {
-  const { now } = resolveStateOptions(options);
-  return updateRunState(
-    home,
-    runId,
-    (draft) => {
-      assertCanSend(draft, count, now());
-      draft.counters.messagesSent += count;
-      return draft;
-    },
-    options,
-  );
-}
-
-/**
  * Refuses another turn of `member`: `RUN_NOT_ACTIVE` outside a working run,
  * `BOUND_EXCEEDED` past maxTurnsPerMember or the run's wall clock. A pure check.
  */
