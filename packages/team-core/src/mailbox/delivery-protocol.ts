@@ -91,8 +91,9 @@ export async function acknowledgeMessages(
   );
   outcome.acknowledged = moved.moved;
   for (const id of moved.missing) {
-    if (await parts.inboxes.isProcessed(member, id)) outcome.alreadyProcessed.push(id);
-    else outcome.missing.push(id);
+    if ((await parts.inboxes.messageState(member, id)) === 'processed') {
+      outcome.alreadyProcessed.push(id);
+    } else outcome.missing.push(id);
   }
   if (outcome.acknowledged.length > 0) {
     await parts.run.logEvent(member, 'message.acknowledged', outcome.acknowledged);

@@ -83,8 +83,8 @@ export interface InboxStore {
   listReservations(member: string): Promise<Reservation[]>;
   /** The text of one message in `state`; `undefined` when it is not in that state. */
   readMessage(member: string, messageId: string, state: MessageState): Promise<string | undefined>;
-  /** True when the message is in `member`'s processed history. */
-  isProcessed(member: string, messageId: string): Promise<boolean>;
+  /** The state `member`'s message is in, or `undefined` when the inbox does not hold it. */
+  messageState(member: string, messageId: string): Promise<MessageState | undefined>;
   /** Names of the members that have an inbox folder. */
   listInboxOwners(): Promise<string[]>;
   /** Removes what crashed senders left in `member`'s inbox, older than `olderThanMs`. */
@@ -237,9 +237,14 @@ export function createInboxStore(run: RunContext): InboxStore {
       return withIoErrors(`Reading ${file}`, () => store.readText(file));
     },
 
-    isProcessed(member, messageId) {
-      const file = inboxes.whereIs(member, messageId, 'processed');
-      return withIoErrors(`Reading ${file}`, () => exists(file));
+    messageState(member, messageId) {
+      const files = messageFiles(paths.inbox(member), messageId);
+      return withIoErrors(`Reading ${member}'s inbox`, async () => {
+        for (const state of ['unread', 'reserved', 'processed'] as const) {
+          if (await exists(files[state])) return state;
+        }
+        return undefined;
+      });
     },
 
     listInboxOwners() {

@@ -99,6 +99,8 @@ export async function sendMessage(
         .map((member) => member.name)
     : [directRecipient(state, input.to)];
 
+  // Each copy is written or refused on its own; whatever happens to one, the others are
+  // still tried and the outcome names every recipient.
   const result: SendMessageResult = { messageId, delivered: [], refused: [] };
   for (const recipient of recipients) {
     const copy: Message = { ...parsed.data, to: recipient };
@@ -106,21 +108,67 @@ export async function sendMessage(
       await storeCopy(parts, state, copy);
       result.delivered.push(recipient);
     } catch (error) {
-      if (!isBroadcast || !isTeamkitError(error)) throw error;
-      result.refused.push({ member: recipient, code: error.code, message: error.message });
+      const refusal = await copyFailure(parts, error, recipient, messageId);
+      if (refusal === undefined) {
+        result.delivered.push(recipient);
+        continue;
+      }
+      if (!isBroadcast) throw refusal;
+      result.refused.push({ member: recipient, code: refusal.code, message: refusal.message });
     }
   }
   if (result.delivered.length > 0) {
-    await run.logEvent(input.from, 'message.sent', [messageId], {
-      to: input.to,
-      kind: candidate.kind,
-      delivered: result.delivered,
-      ...(result.refused.length > 0
-        ? { refused: result.refused.map(({ member, code }) => ({ member, code })) }
-        : {}),
-    });
+    try {
+      await run.logEvent(input.from, 'message.sent', [messageId], {
+        to: input.to,
+        kind: candidate.kind,
+        delivered: result.delivered,
+        ...(result.refused.length > 0
+          ? { refused: result.refused.map(({ member, code }) => ({ member, code })) }
+          : {}),
+      });
+    } catch (error) {
+      throw new TeamkitError(
+        'IO_ERROR',
+        `Message ${messageId} was stored for ${result.delivered.join(', ')}, but its event could not be logged (${messageOf(error)}). The copies stay delivered: do not send it again.`,
+        { cause: error, details: { ...result } },
+      );
+    }
   }
   return result;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+// Failures that may come after the copy became visible (a lost lock, a failed folder
+// sync), as opposed to refusals, which always come before anything is written.
+const STORE_FAILURES: readonly TeamkitErrorCode[] = ['IO_ERROR', 'LOCK_COMPROMISED'];
+
+/**
+ * A copy's failure as a typed error, or `undefined` when the copy is in the recipient's
+ * inbox after all (the store failed after making it visible). Refusals keep their code;
+ * store failures are `IO_ERROR` or `LOCK_COMPROMISED`.
+ */
+async function copyFailure(
+  parts: MailboxParts,
+  error: unknown,
+  recipient: string,
+  messageId: string,
+): Promise<TeamkitError | undefined> {
+  if (isTeamkitError(error) && !STORE_FAILURES.includes(error.code)) return error;
+  const stored = await parts.inboxes.messageState(recipient, messageId).then(
+    (where) => (where === undefined ? 'no' : 'yes'),
+    () => 'unknown',
+  );
+  if (stored === 'yes') return undefined;
+  if (isTeamkitError(error) && stored === 'no') return error;
+  return new TeamkitError(
+    isTeamkitError(error) ? error.code : 'IO_ERROR',
+    `Storing message ${messageId} for ${recipient} failed: ${messageOf(error)} ${stored === 'no' ? `No copy is in ${recipient}'s inbox; sending it again with the same messageId is safe.` : `Whether a copy reached ${recipient}'s inbox is unknown; send it again with the same messageId (a stored copy refuses it as a duplicate).`}`,
+    { cause: error, details: { messageId, recipient } },
+  );
 }
 
 function directRecipient(state: RuntimeState, to: string): string {
