@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createRunContext, type RunContextOptions } from '../run-context/index.js';
 import type { Message } from '../schema/index.js';
+import { parseInput } from '../state/parse-input.js';
 import {
   type AcknowledgeOutcome,
   acknowledgeMessages,
@@ -10,6 +11,13 @@ import {
   reserveMessages,
 } from './delivery-protocol.js';
 import { createInboxStore } from './inbox-store.js';
+import {
+  InboxWatchOptionsSchema,
+  MemberArgument,
+  MessageIdsArgument,
+  OnMessagesArgument,
+  SendMessageInputSchema,
+} from './mailbox-inputs.js';
 import { type MailboxParts, stateForInbox } from './mailbox-parts.js';
 import { createMessageBudget } from './message-budget.js';
 import {
@@ -74,36 +82,57 @@ export function createMailbox(options: MailboxOptions): Mailbox {
     budget: createMessageBudget(inboxes.messageSlots),
     newId: options.newId ?? randomUUID,
   };
+  const member = (value: unknown) => parseInput(MemberArgument, value, 'the member');
+  const messageIds = (value: unknown) => parseInput(MessageIdsArgument, value, 'the message ids');
+  // Each method checks the shape of its arguments first: callers may be agents' tools.
   const mailbox: Mailbox = {
-    sendMessage: (input) => sendMessage(parts, input),
-    async listUnread(member) {
-      await stateForInbox(parts, member, false);
-      return listUnreadMessages(inboxes, member);
+    async sendMessage(input) {
+      return sendMessage(parts, parseInput(SendMessageInputSchema, input, 'the message'));
     },
-    reserve: (member, messageIds) => reserveMessages(parts, member, messageIds),
-    commit: (member, messageIds) => commitMessages(parts, member, messageIds),
-    release: (member, messageIds) => releaseMessages(parts, member, messageIds),
-    acknowledge: (member, messageIds) => acknowledgeMessages(parts, member, messageIds),
-    reclaimStaleReservations: (olderThanMs, member) =>
-      reclaimStaleReservations(parts, olderThanMs, member),
+    async listUnread(name) {
+      await stateForInbox(parts, member(name), false);
+      return listUnreadMessages(inboxes, name);
+    },
+    async reserve(name, ids) {
+      return reserveMessages(parts, member(name), messageIds(ids));
+    },
+    async commit(name, ids) {
+      return commitMessages(parts, member(name), messageIds(ids));
+    },
+    async release(name, ids) {
+      return releaseMessages(parts, member(name), messageIds(ids));
+    },
+    async acknowledge(name, ids) {
+      return acknowledgeMessages(parts, member(name), messageIds(ids));
+    },
+    async reclaimStaleReservations(olderThanMs, name) {
+      return reclaimStaleReservations(
+        parts,
+        olderThanMs,
+        name === undefined ? undefined : member(name),
+      );
+    },
     async countMessagesSent() {
       await run.readState();
       return parts.budget.count();
     },
-    async watchInbox(member, onMessages, watchOptions) {
-      await stateForInbox(parts, member, false);
+    async watchInbox(name, onMessages, watchOptions) {
+      member(name);
+      parseInput(OnMessagesArgument, onMessages, 'onMessages');
+      const checkedOptions = parseInput(InboxWatchOptionsSchema, watchOptions, 'the watch options');
+      await stateForInbox(parts, name, false);
       const reader = {
-        listUnread: () => mailbox.listUnread(member),
+        listUnread: () => mailbox.listUnread(name),
         async readUnread(messageId: string) {
-          const read = await readStoredMessage(inboxes, member, messageId, 'unread');
+          const read = await readStoredMessage(inboxes, name, messageId, 'unread');
           return isMessage(read) ? read : undefined;
         },
       };
       return watchInboxWith(
-        (onChange, onError) => inboxes.watchMessages(member, onChange, onError),
+        (onChange, onError) => inboxes.watchMessages(name, onChange, onError),
         reader,
         onMessages,
-        watchOptions,
+        checkedOptions,
       );
     },
   };

@@ -1,3 +1,4 @@
+import { TeamkitError } from '../errors/index.js';
 import type { MessageSlots } from './inbox-store.js';
 
 const MAX_ATTEMPTS = 10_000;
@@ -55,7 +56,11 @@ export function createMessageBudget(slots: MessageSlots): MessageBudget {
         }
         known = slot;
       }
-      throw new Error(`Could not take a message slot after ${MAX_ATTEMPTS} attempts.`);
+      throw new TeamkitError(
+        'LOCK_TIMEOUT',
+        `Could not count this message against the run's message bound: other senders took ${MAX_ATTEMPTS} slots first. Nothing was sent; try again.`,
+        { details: { attempts: MAX_ATTEMPTS } },
+      );
     },
     async count() {
       const taken = (await firstFree(Number.POSITIVE_INFINITY)) - 1;

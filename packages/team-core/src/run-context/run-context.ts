@@ -1,10 +1,13 @@
+import { z } from 'zod';
 import { TeamkitError } from '../errors/index.js';
 import type { RuntimeState } from '../schema/index.js';
+import { parseInput } from '../state/parse-input.js';
 import {
   appendStateEvent,
   parseRunState,
   readStateText,
   runNotFound,
+  runPathsOf,
 } from '../state/state-storage.js';
 import { WRITABLE_RUN_STATUSES } from '../state/status-machines.js';
 import type { RunEventInput } from '../storage/event-log.js';
@@ -12,7 +15,6 @@ import {
   createFileStore,
   type LockOptions,
   type RunPaths,
-  runPaths,
   type TeamkitStore,
 } from '../storage/index.js';
 
@@ -29,6 +31,9 @@ export interface RunContextOptions {
   /** Lock tuning for every lock taken on behalf of this run. */
   lock?: LockOptions;
 }
+
+// The data fields of the options; the seams (store, clock) are taken as given.
+const RunContextOptionFieldsSchema = z.object({ home: z.string(), runId: z.string() });
 
 /** A run's resolved paths and seams, plus a cached reader of its `state.json`. */
 export interface RunContext {
@@ -51,7 +56,8 @@ export interface RunContext {
 
 /** Builds a {@link RunContext}; the run id is checked before it becomes a path. */
 export function createRunContext(options: RunContextOptions): RunContext {
-  const paths = runPaths(options.home, options.runId);
+  parseInput(RunContextOptionFieldsSchema, options, 'the run options');
+  const paths = runPathsOf(options.home, options.runId);
   const store = options.store ?? createFileStore();
   const now = options.now ?? Date.now;
   let cached: { text: string; state: RuntimeState } | undefined;

@@ -156,7 +156,10 @@ export function createMemberClient(options: MemberClientOptions): MemberClient {
     mailbox,
     tasks,
     async send(input) {
-      if (LIFECYCLE_KINDS.includes(input.kind as MessageKind)) {
+      // `input` may come from an agent's tool call; the mailbox checks its shape.
+      if (
+        LIFECYCLE_KINDS.includes((input as Partial<MemberMessageInput> | null)?.kind as MessageKind)
+      ) {
         throw new TeamkitError(
           'INVALID_INPUT',
           `Messages of kind ${input.kind} are sent by the shutdown operations, not directly.`,
@@ -188,6 +191,11 @@ export function createMemberClient(options: MemberClientOptions): MemberClient {
     deleteTask: (id, reason) => tasks.deleteTask(member, id, reason),
     reassignTask: (id, owner) => tasks.reassignTask(member, id, owner),
     async requestShutdown(target, reason) {
+      if (typeof target !== 'string') {
+        throw new TeamkitError('INVALID_INPUT', 'The member to shut down is named by a string.', {
+          details: { target: typeof target },
+        });
+      }
       await requireLead(`ask ${target} to shut down`);
       await requestShutdown(
         home,

@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { TeamkitError } from '../errors/index.js';
-import type { RuntimeState } from '../schema/runtime-state.js';
+import { type RuntimeState, RuntimeStateSchema } from '../schema/runtime-state.js';
 import { boundExceeded } from './bound-exceeded.js';
+import { parseInput } from './parse-input.js';
 import { countParallelMembers } from './run-members.js';
 import {
   assertMemberTransition,
@@ -25,11 +26,20 @@ const IMMUTABLE_FIELDS = [
 ] as const;
 
 /**
- * Checks that `after` may follow `before`: identity fields unchanged, every run and
- * member status change allowed by its machine, no member removed or renamed, and no
- * bound passed by the change. Throws the typed error of the first violation.
+ * Checks that `after` may follow `before`: both valid states (`INVALID_INPUT`), identity
+ * fields unchanged, every run and member status change allowed by its machine, no
+ * member removed or renamed, and no bound passed by the change. Throws the typed error
+ * of the first violation.
  */
 export function assertLegalStateChange(before: RuntimeState, after: RuntimeState): void {
+  checkStateChange(
+    parseInput(RuntimeStateSchema, before, 'the state before'),
+    parseInput(RuntimeStateSchema, after, 'the state after'),
+  );
+}
+
+/** @internal {@link assertLegalStateChange} for states already validated. */
+export function checkStateChange(before: RuntimeState, after: RuntimeState): void {
   const runId = before.runId;
   for (const field of IMMUTABLE_FIELDS) {
     if (!isDeepStrictEqual(before[field], after[field])) {

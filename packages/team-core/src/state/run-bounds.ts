@@ -2,8 +2,16 @@ import { TeamkitError } from '../errors/index.js';
 import { MemberNameSchema } from '../schema/names.js';
 import type { RunMember, RuntimeState } from '../schema/runtime-state.js';
 import { boundExceeded } from './bound-exceeded.js';
+import { parseInput } from './parse-input.js';
 import { countParallelMembers, findMember } from './run-members.js';
 import { updateRunState } from './run-state-store.js';
+import {
+  AddMemberInputSchema,
+  MemberArgument,
+  SpawnCheckSchema,
+  StartMemberInputSchema,
+  TimeArgument,
+} from './state-inputs.js';
 import { resolveStateOptions, type StateOptions } from './state-options.js';
 import { SPAWNING_RUN_STATUSES, WORKING_RUN_STATUSES } from './status-machines.js';
 
@@ -20,6 +28,7 @@ function notActive(state: RuntimeState, what: string): TeamkitError {
  * than its wall-clock bound.
  */
 export function assertWithinWallClock(state: RuntimeState, now: number = Date.now()): void {
+  parseInput(TimeArgument, now, 'the clock reading');
   const limit = state.policy.bounds.maxWallClockMinutes;
   const elapsedMinutes = (now - state.createdAt) / 60_000;
   if (elapsedMinutes > limit) {
@@ -46,6 +55,7 @@ export interface SpawnCheck {
  * be passed (`BOUND_EXCEEDED` naming the bound).
  */
 export function assertCanSpawn(state: RuntimeState, check: SpawnCheck = {}): void {
+  parseInput(SpawnCheckSchema, check, 'the spawn check');
   if (!SPAWNING_RUN_STATUSES.includes(state.status)) throw notActive(state, 'spawning');
   const bounds = state.policy.bounds;
   if (check.newMember === true && state.members.length + 1 > bounds.maxMembers) {
@@ -77,6 +87,7 @@ export function assertCanTakeTurn(
   member: string,
   now: number = Date.now(),
 ): void {
+  parseInput(TimeArgument, now, 'the clock reading');
   if (!WORKING_RUN_STATUSES.includes(state.status)) throw notActive(state, 'a turn');
   const target = findMember(state, member);
   const limit = state.policy.bounds.maxTurnsPerMember;
@@ -102,6 +113,7 @@ export async function recordTurn(
   options: StateOptions = {},
 ): Promise<RuntimeState> {
   const { now } = resolveStateOptions(options);
+  parseInput(MemberArgument, member, 'the member name');
   return updateRunState(
     home,
     runId,
@@ -135,6 +147,8 @@ export async function startMember(
   options: StateOptions = {},
 ): Promise<RuntimeState> {
   const { now } = resolveStateOptions(options);
+  parseInput(MemberArgument, member, 'the member name');
+  const { sessionId } = parseInput(StartMemberInputSchema, input, 'the start');
   return updateRunState(
     home,
     runId,
@@ -142,7 +156,7 @@ export async function startMember(
       const target = findMember(draft, member);
       assertCanSpawn(draft, { now: now() });
       target.status = 'running';
-      target.sessionId = input.sessionId;
+      target.sessionId = sessionId;
       target.lastSeenAt = now();
       return draft;
     },
@@ -169,7 +183,8 @@ export async function addMember(
   options: StateOptions = {},
 ): Promise<RuntimeState> {
   const { now } = resolveStateOptions(options);
-  const name = MemberNameSchema.parse(input.name);
+  const checked = parseInput(AddMemberInputSchema, input, 'the new member');
+  const name = parseInput(MemberNameSchema, checked.name, 'the new member name');
   return updateRunState(
     home,
     runId,
@@ -194,11 +209,11 @@ export async function addMember(
       assertWithinWallClock(draft, now());
       const member: RunMember = {
         name,
-        role: input.role,
+        role: checked.role,
         isLead: false,
         status: 'pending',
-        model: input.model,
-        color: input.color,
+        model: checked.model,
+        color: checked.color,
         pendingDeliveryIds: [],
         turns: 0,
       };

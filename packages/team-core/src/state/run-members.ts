@@ -1,5 +1,7 @@
 import { TeamkitError } from '../errors/index.js';
 import type { MemberStatus, RunMember, RuntimeState } from '../schema/runtime-state.js';
+import { parseInput } from './parse-input.js';
+import { MemberArgument } from './state-inputs.js';
 
 /** Member statuses that take no part in broadcasts and own no open work. */
 export const INACTIVE_MEMBER_STATUSES: readonly MemberStatus[] = [
@@ -10,6 +12,7 @@ export const INACTIVE_MEMBER_STATUSES: readonly MemberStatus[] = [
 
 /** Finds a member of the run or throws `UNKNOWN_MEMBER`, naming the roster. */
 export function findMember(state: RuntimeState, member: string): RunMember {
+  parseInput(MemberArgument, member, 'the member name');
   const found = state.members.find((candidate) => candidate.name === member);
   if (found === undefined) {
     const members = state.members.map((candidate) => candidate.name);

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { isTeamkitError, TeamkitError } from '../errors/index.js';
-import { describeIssues } from '../schema/describe-issues.js';
+import { isTeamkitError } from '../errors/index.js';
 import {
   type MemberStatus,
   type RunMember,
@@ -12,11 +11,18 @@ import {
 import type { TeamSpec } from '../schema/team-spec.js';
 import type { DocumentProblem } from '../storage/document.js';
 import { toDocumentProblem } from '../storage/document.js';
-import { runPaths } from '../storage/teamkit-home.js';
 import { boundExceeded } from './bound-exceeded.js';
-import { assertLegalStateChange } from './legal-state-change.js';
+import { checkStateChange } from './legal-state-change.js';
+import { parseInput } from './parse-input.js';
 import { findMember } from './run-members.js';
 import { recordStatusEvents } from './state-events.js';
+import {
+  CreateRunStateInputSchema,
+  MemberArgument,
+  MemberStatusArgument,
+  MutationArgument,
+  RunStatusArgument,
+} from './state-inputs.js';
 import { resolveStateOptions, type StateOptions } from './state-options.js';
 import {
   appendStateEvent,
@@ -24,6 +30,7 @@ import {
   listRunIds,
   readStateDocument,
   runNotFound,
+  runPathsOf,
   updateStateDocument,
 } from './state-storage.js';
 import { assertMemberTransition, assertRunTransition } from './status-machines.js';
@@ -64,25 +71,26 @@ export async function createRunState(
   options: StateOptions = {},
 ): Promise<RuntimeState> {
   const { store, now, actor } = resolveStateOptions(options);
-  const runId = input.runId ?? randomUUID();
-  const paths = runPaths(home, runId);
-  const { spec } = input;
+  const checked = parseInput(CreateRunStateInputSchema, input, 'the new run');
+  const runId = checked.runId ?? randomUUID();
+  const paths = runPathsOf(home, runId);
+  const { spec } = checked;
   const bounds = spec.policy.bounds;
   if (spec.members.length > bounds.maxMembers) {
     throw boundExceeded('maxMembers', bounds.maxMembers, spec.members.length, 'Creating the run');
   }
   const at = now();
-  const state = RuntimeStateSchema.parse({
+  const candidate = {
     version: 1,
     runId,
     teamName: spec.id,
-    teamSource: input.teamSource,
-    hostId: input.hostId,
+    teamSource: checked.teamSource,
+    hostId: checked.hostId,
     createdAt: at,
     updatedAt: at,
     status: 'creating',
-    leadSessionId: input.leadSessionId,
-    repoRoot: input.repoRoot,
+    leadSessionId: checked.leadSessionId,
+    repoRoot: checked.repoRoot,
     members: spec.members.map(
       (member): RunMember => ({
         name: member.name,
@@ -91,13 +99,14 @@ export async function createRunState(
         status: 'pending',
         model: member.model,
         color: member.color,
-        sessionId: member.name === spec.lead ? input.leadSessionId : undefined,
+        sessionId: member.name === spec.lead ? checked.leadSessionId : undefined,
         pendingDeliveryIds: [],
         turns: 0,
       }),
     ),
     policy: spec.policy,
-  });
+  };
+  const state = parseInput(RuntimeStateSchema, candidate, `the new state of run ${runId}`);
   await createStateDocument(store, paths, state);
   await appendStateEvent(store, paths, {
     actor,
@@ -118,7 +127,7 @@ export async function readRunState(
   options: StateOptions = {},
 ): Promise<RuntimeState> {
   const { store } = resolveStateOptions(options);
-  const paths = runPaths(home, runId);
+  const paths = runPathsOf(home, runId);
   const state = await readStateDocument(store, paths);
   if (state === undefined) throw runNotFound(paths);
   return state;
@@ -134,7 +143,7 @@ export type RunStateMutation = (
 /**
  * The one way to change a run's state. Under the state lock it reads the state, lets
  * `mutate` change a copy (or return a replacement), validates the result against the
- * schema, both status machines and the bounds ({@link assertLegalStateChange}), and
+ * schema, both status machines and the bounds (see `assertLegalStateChange`), and
  * writes it atomically while the lock is still held. An unchanged result writes nothing.
  */
 export async function updateRunState(
@@ -144,7 +153,8 @@ export async function updateRunState(
   options: StateOptions = {},
 ): Promise<RuntimeState> {
   const { store, now, lock, actor } = resolveStateOptions(options);
-  const paths = runPaths(home, runId);
+  parseInput(MutationArgument, mutate, 'the mutation');
+  const paths = runPathsOf(home, runId);
   return updateStateDocument(
     store,
     paths,
@@ -152,19 +162,10 @@ export async function updateRunState(
       async next(before) {
         const draft = structuredClone(before);
         const returned = (await mutate(draft)) ?? draft;
-        const parsed = RuntimeStateSchema.safeParse(returned);
-        if (!parsed.success) {
-          const issues = describeIssues(parsed.error);
-          throw new TeamkitError(
-            'INVALID_INPUT',
-            `Refused an invalid change to run ${runId}: ${issues.join('; ')}.`,
-            { details: { runId, issues } },
-          );
-        }
-        const after = parsed.data;
+        const after = parseInput(RuntimeStateSchema, returned, `a change to run ${runId}`);
         after.updatedAt = before.updatedAt;
         if (isDeepStrictEqual(before, after)) return undefined;
-        assertLegalStateChange(before, after);
+        checkStateChange(before, after);
         after.updatedAt = Math.max(now(), before.updatedAt);
         return after;
       },
@@ -191,6 +192,7 @@ export async function transitionRun(
   to: RunStatus,
   options: TransitionOptions = {},
 ): Promise<RuntimeState> {
+  parseInput(RunStatusArgument, to, 'the run status');
   return updateRunState(
     home,
     runId,
@@ -224,6 +226,8 @@ export async function transitionMember(
   options: MemberTransitionOptions = {},
 ): Promise<RuntimeState> {
   const { now } = resolveStateOptions(options);
+  parseInput(MemberArgument, member, 'the member name');
+  parseInput(MemberStatusArgument, to, 'the member status');
   return updateRunState(
     home,
     runId,
@@ -251,7 +255,7 @@ export async function listRuns(home: string, options: StateOptions = {}): Promis
   const { store } = resolveStateOptions(options);
   const listing: RunListing = { runs: [], problems: [], incomplete: [] };
   for (const runId of await listRunIds(store, home)) {
-    const paths = runPaths(home, runId);
+    const paths = runPathsOf(home, runId);
     try {
       const state = await readStateDocument(store, paths);
       if (state === undefined) listing.incomplete.push(runId);

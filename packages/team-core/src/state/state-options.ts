@@ -1,5 +1,7 @@
 import type { LockOptions } from '../storage/file-lock.js';
 import { createFileStore, type TeamkitStore } from '../storage/store.js';
+import { parseInput } from './parse-input.js';
+import { StateOptionFieldsSchema } from './state-inputs.js';
 
 /** What every state function may be given: the store, the clock, lock tuning, the actor. */
 export interface StateOptions {
@@ -13,13 +15,17 @@ export interface StateOptions {
   actor?: string;
 }
 
-/** @internal Resolves the defaults of {@link StateOptions}. */
+/**
+ * @internal Resolves the defaults of {@link StateOptions}, refusing option fields of the
+ * wrong type (`INVALID_INPUT`).
+ */
 export function resolveStateOptions(options: StateOptions = {}): {
   store: TeamkitStore;
   now: () => number;
   lock: LockOptions | undefined;
   actor: string;
 } {
+  parseInput(StateOptionFieldsSchema, options, 'the options');
   return {
     store: options.store ?? createFileStore(),
     now: options.now ?? Date.now,

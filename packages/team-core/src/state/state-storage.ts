@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { TeamkitError } from '../errors/index.js';
 import { RunIdSchema } from '../schema/names.js';
 import { type RuntimeState, RuntimeStateSchema } from '../schema/runtime-state.js';
@@ -9,11 +10,27 @@ import type { LockOptions } from '../storage/file-lock.js';
 import type { TeamkitStore } from '../storage/store.js';
 import { type RunPaths, runPaths } from '../storage/teamkit-home.js';
 import { withIoErrors } from './io-error.js';
+import { parseInput } from './parse-input.js';
 
 // Every access of the run state module to persisted state goes through this file, so
 // moving the module onto another store changes these functions and little else.
 
 const SWEPT_PREFIX = '.swept-';
+
+/**
+ * The paths of run `runId` under `home`; refuses arguments that are not strings
+ * (`INVALID_INPUT`) and run ids that are not UUIDs (`PATH_TRAVERSAL`).
+ */
+export function runPathsOf(home: string, runId: string): RunPaths {
+  parseInput(z.string(), home, 'the Teamkit home');
+  parseInput(z.string(), runId, 'the run id');
+  return runPaths(home, runId);
+}
+
+function runtimeFolderOf(home: string): string {
+  parseInput(z.string(), home, 'the Teamkit home');
+  return containedPath(home, 'runtime');
+}
 
 /** Parses the text of a run's `state.json` (see `parseDocument` for the errors). */
 export function parseRunState(text: string, paths: RunPaths): RuntimeState {
@@ -104,7 +121,7 @@ export function appendStateEvent(
 
 /** The ids of the run folders under `home/runtime/` (other names are ignored). */
 export async function listRunIds(store: TeamkitStore, home: string): Promise<string[]> {
-  const runtime = containedPath(home, 'runtime');
+  const runtime = runtimeFolderOf(home);
   const names = await withIoErrors(`Listing ${runtime}`, () => store.list(runtime));
   return names.filter((name) => RunIdSchema.safeParse(name).success);
 }
@@ -118,7 +135,7 @@ export async function removeRunFolder(
   home: string,
   runId: string,
 ): Promise<boolean> {
-  const root = runPaths(home, runId).root;
+  const root = runPathsOf(home, runId).root;
   const aside = containedPath(home, 'runtime', `${SWEPT_PREFIX}${runId}-${randomUUID()}`);
   return withIoErrors(`Removing ${root}`, async () => {
     if (!(await store.move(root, aside))) return false;
@@ -132,7 +149,7 @@ export async function removeRunFolderLeftovers(
   store: TeamkitStore,
   home: string,
 ): Promise<string[]> {
-  const runtime = containedPath(home, 'runtime');
+  const runtime = runtimeFolderOf(home);
   const removed: string[] = [];
   for (const name of await withIoErrors(`Listing ${runtime}`, () => store.list(runtime))) {
     if (!name.startsWith(SWEPT_PREFIX)) continue;

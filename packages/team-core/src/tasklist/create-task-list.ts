@@ -1,10 +1,20 @@
 import { createRunContext, type RunContextOptions } from '../run-context/index.js';
 import type { Task, TaskStatus } from '../schema/index.js';
+import { parseInput } from '../state/parse-input.js';
 import { type CreateTaskInput, createTask } from './create-task.js';
 import { listTasks, readyTasks, type TaskFilter } from './read-tasks.js';
 import { claimTask, reassignTask, releaseTasksOf } from './task-claims.js';
 import { addDependency, removeDependency } from './task-dependencies.js';
 import { type TaskDetailsPatch, updateTaskDetails } from './task-details.js';
+import {
+  CreateTaskInputSchema,
+  NameArgument,
+  ReasonArgument,
+  StatusChangeOptionsSchema,
+  TaskDetailsPatchSchema,
+  TaskFilterSchema,
+  TaskStatusArgument,
+} from './task-list-inputs.js';
 import { requireTask, type TaskListParts } from './task-list-parts.js';
 import { deleteTask, moveTask, type StatusChangeOptions } from './task-moves.js';
 import { createTaskStorage, type TaskListing } from './task-storage.js';
@@ -56,23 +66,61 @@ export interface TaskList {
 export function createTaskList(options: TaskListOptions): TaskList {
   const run = createRunContext(options);
   const parts: TaskListParts = { run, tasks: createTaskStorage(run) };
+  // Each method checks the shape of its arguments first: callers may be agents' tools.
+  const names = (...values: unknown[]) => {
+    for (const value of values) parseInput(NameArgument, value, 'a name or task id');
+  };
   return {
-    createTask: (caller, input) => createTask(parts, caller, input),
-    getTask: (id) => requireTask(parts, id),
-    listTasks: (filter) => listTasks(parts, filter),
-    readyTasks: () => readyTasks(parts),
-    claimTask: (caller, id) => claimTask(parts, caller, id),
-    setTaskStatus(caller, id, to, statusOptions = {}) {
-      if (to === 'claimed') return claimTask(parts, caller, id);
-      if (to === 'deleted') return deleteTask(parts, caller, id, statusOptions.reason);
-      return moveTask(parts, caller, id, to, statusOptions);
+    async createTask(caller, input) {
+      names(caller);
+      return createTask(parts, caller, parseInput(CreateTaskInputSchema, input, 'the task'));
     },
-    reassignTask: (caller, id, newOwner) => reassignTask(parts, caller, id, newOwner),
-    updateTaskDetails: (caller, id, patch) => updateTaskDetails(parts, caller, id, patch),
-    addDependency: (caller, blocker, blocked) => addDependency(parts, caller, blocker, blocked),
-    removeDependency: (caller, blocker, blocked) =>
-      removeDependency(parts, caller, blocker, blocked),
-    deleteTask: (caller, id, reason) => deleteTask(parts, caller, id, reason),
-    releaseTasksOf: (caller, member) => releaseTasksOf(parts, caller, member),
+    async getTask(id) {
+      names(id);
+      return requireTask(parts, id);
+    },
+    async listTasks(filter) {
+      return listTasks(parts, parseInput(TaskFilterSchema, filter, 'the task filter'));
+    },
+    readyTasks: () => readyTasks(parts),
+    async claimTask(caller, id) {
+      names(caller, id);
+      return claimTask(parts, caller, id);
+    },
+    async setTaskStatus(caller, id, to, statusOptions) {
+      names(caller, id);
+      const status = parseInput(TaskStatusArgument, to, 'the task status');
+      const checked =
+        parseInput(StatusChangeOptionsSchema, statusOptions, 'the status change') ?? {};
+      if (status === 'claimed') return claimTask(parts, caller, id);
+      if (status === 'deleted') return deleteTask(parts, caller, id, checked.reason);
+      return moveTask(parts, caller, id, status, checked);
+    },
+    async reassignTask(caller, id, newOwner) {
+      names(caller, id, newOwner);
+      return reassignTask(parts, caller, id, newOwner);
+    },
+    async updateTaskDetails(caller, id, patch) {
+      names(caller, id);
+      const checked = parseInput(TaskDetailsPatchSchema, patch, 'the task details');
+      return updateTaskDetails(parts, caller, id, checked);
+    },
+    async addDependency(caller, blocker, blocked) {
+      names(caller, blocker, blocked);
+      return addDependency(parts, caller, blocker, blocked);
+    },
+    async removeDependency(caller, blocker, blocked) {
+      names(caller, blocker, blocked);
+      return removeDependency(parts, caller, blocker, blocked);
+    },
+    async deleteTask(caller, id, reason) {
+      names(caller, id);
+      const checked = parseInput(ReasonArgument.optional(), reason, 'the reason');
+      return deleteTask(parts, caller, id, checked);
+    },
+    async releaseTasksOf(caller, member) {
+      names(caller, member);
+      return releaseTasksOf(parts, caller, member);
+    },
   };
 }

@@ -1,5 +1,5 @@
 import { type Task, TaskSchema } from '../schema/index.js';
-import { serializeDocument } from '../storage/index.js';
+import { parseInput } from '../state/parse-input.js';
 import { assertNoCycleThroughNewTask, linkNewTask } from './task-dependencies.js';
 import { assertTaskIds, nextTaskId } from './task-ids.js';
 import { callerState, logTaskEvent, type TaskListParts } from './task-list-parts.js';
@@ -49,8 +49,7 @@ export async function createTask(
       createdAt: now,
       updatedAt: now,
     };
-    serializeDocument(candidate, TaskSchema, `task ${id}`);
-    const task: Task = TaskSchema.parse(candidate);
+    const task: Task = parseInput(TaskSchema, candidate, `task ${id}`);
     // The watermark moves first: a crash after it only skips an id, never reuses one.
     await parts.tasks.writeWatermark(id, listLock);
     await parts.tasks.createTask(task);

@@ -1,5 +1,6 @@
 import { TeamkitError } from '../errors/index.js';
 import { type RunMember, type Task, TaskSchema, type TaskStatus } from '../schema/index.js';
+import { parseInput } from '../state/parse-input.js';
 import { assertBlockersDone, unlinkTask } from './task-dependencies.js';
 import { assertTaskIds } from './task-ids.js';
 import {
@@ -94,7 +95,7 @@ export async function moveTask(
         );
       }
       if (to === 'completed' || to === 'approved') await assertBlockersDone(parts, task, to);
-      return TaskSchema.parse(applyMove(task, to, options, parts.run.now()));
+      return parseInput(TaskSchema, applyMove(task, to, options, parts.run.now()), `task ${id}`);
     },
     written: (_next, previous) =>
       logTaskEvent(parts, caller, 'task.status', [id], { from: previous?.status, to }),
