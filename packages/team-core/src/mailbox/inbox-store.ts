@@ -55,6 +55,8 @@ export interface MessageSlots {
 
 /** The run's inboxes as the mailbox sees them: entries moving between three states. */
 export interface InboxStore {
+  /** The run whose inboxes these are. */
+  readonly runId: string;
   /** Where a message of `member` in `state` is stored, for reports. */
   whereIs(member: string, messageId: string, state: MessageState): string;
   /**
@@ -133,6 +135,7 @@ export function createInboxStore(run: RunContext): InboxStore {
   }
 
   const inboxes: InboxStore = {
+    runId: paths.runId,
     whereIs(member, messageId, state) {
       return messageFiles(paths.inbox(member), messageId)[state];
     },

@@ -1,3 +1,4 @@
+import { TeamkitError } from '../errors/index.js';
 import { type Message, MessageSchema } from '../schema/index.js';
 import { type DocumentProblem, parseDocument, toDocumentProblem } from '../storage/index.js';
 import { compareByArrival } from './inbox-layout.js';
@@ -11,7 +12,8 @@ export interface UnreadListing {
 
 /**
  * Reads one stored message of `member`: the message, a problem when the file is torn or
- * invalid (it is left in place), or `undefined` when it is not in `state`.
+ * invalid or is not where it says it belongs (another id, recipient or run; it is left in
+ * place), or `undefined` when it is not in `state`.
  */
 export async function readStoredMessage(
   inboxes: InboxStore,
@@ -23,7 +25,26 @@ export async function readStoredMessage(
   if (text === undefined) return undefined;
   const where = inboxes.whereIs(member, messageId, state);
   try {
-    return parseDocument(text, MessageSchema, where);
+    const message = parseDocument(text, MessageSchema, where);
+    const misplaced = (
+      [
+        ['messageId', messageId],
+        ['to', member],
+        ['runId', inboxes.runId],
+      ] as const
+    ).filter(([field, expected]) => message[field] !== expected);
+    if (misplaced.length > 0) {
+      const fields = misplaced.map(
+        ([field, expected]) =>
+          `${field} ${JSON.stringify(message[field])} (expected ${JSON.stringify(expected)})`,
+      );
+      throw new TeamkitError(
+        'CORRUPT_DOCUMENT',
+        `${where} does not belong where it lies: ${fields.join(', ')}; it was left in place. Move it aside.`,
+        { details: { path: where, fields: misplaced.map(([field]) => field) } },
+      );
+    }
+    return message;
   } catch (error) {
     return toDocumentProblem(error, where);
   }

@@ -32,9 +32,21 @@ function runtimeFolderOf(home: string): string {
   return containedPath(home, 'runtime');
 }
 
-/** Parses the text of a run's `state.json` (see `parseDocument` for the errors). */
+/**
+ * Parses the text of a run's `state.json` (see `parseDocument` for the errors). A document
+ * whose `runId` is not the run of its folder is `CORRUPT_DOCUMENT`: acting on it would
+ * change what belongs to another run.
+ */
 export function parseRunState(text: string, paths: RunPaths): RuntimeState {
-  return parseDocument(text, RuntimeStateSchema, paths.state);
+  const state = parseDocument(text, RuntimeStateSchema, paths.state);
+  if (state.runId !== paths.runId) {
+    throw new TeamkitError(
+      'CORRUPT_DOCUMENT',
+      `${paths.state} holds run ${state.runId}, not run ${paths.runId}; it was left in place. Move it back to the folder of its run or aside.`,
+      { details: { path: paths.state, runId: paths.runId, documentRunId: state.runId } },
+    );
+  }
+  return state;
 }
 
 /** The raw text of a run's `state.json`; `undefined` when the run has none. */

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { TeamkitError } from '../errors/index.js';
 import type { RunContext } from '../run-context/index.js';
 import { type Task, TaskSchema } from '../schema/index.js';
 import { withIoErrors } from '../state/io-error.js';
@@ -35,7 +36,7 @@ export interface TaskChange {
 export interface TaskStorage {
   /** Where task `id` is stored, for reports. */
   whereIs(id: string): string;
-  /** One task; `undefined` when absent; `CORRUPT_DOCUMENT` when unreadable. */
+  /** One task; `undefined` when absent; `CORRUPT_DOCUMENT` when unreadable or not task `id`. */
   readTask(id: string): Promise<Task | undefined>;
   /** Every task, with unreadable files reported as problems. */
   readAllTasks(): Promise<{ byId: Map<string, Task>; listing: TaskListing }>;
@@ -60,8 +61,18 @@ export function createTaskStorage(run: RunContext): TaskStorage {
   // withLock guards `<target>.lock`; a trailing separator makes that `tasks/.lock`.
   const listLockTarget = `${paths.tasks}${path.sep}`;
 
-  function parseTask(text: string, file: string): Task {
-    return parseDocument(text, TaskSchema, file);
+  // A task acted on under the wrong name would change another task's data: a file whose
+  // id is not its name is corrupt.
+  function parseTask(text: string, file: string, id: string): Task {
+    const task = parseDocument(text, TaskSchema, file);
+    if (task.id !== id) {
+      throw new TeamkitError(
+        'CORRUPT_DOCUMENT',
+        `${file} holds task ${task.id}, not task ${id}; it was left in place. Move it back to ${task.id}.json or aside.`,
+        { details: { path: file, taskId: id, documentTaskId: task.id } },
+      );
+    }
+    return task;
   }
 
   const tasks: TaskStorage = {
@@ -70,7 +81,7 @@ export function createTaskStorage(run: RunContext): TaskStorage {
     async readTask(id) {
       const file = paths.task(id);
       const text = await withIoErrors(`Reading ${file}`, () => store.readText(file));
-      return text === undefined ? undefined : parseTask(text, file);
+      return text === undefined ? undefined : parseTask(text, file, id);
     },
 
     async readAllTasks() {
@@ -81,7 +92,7 @@ export function createTaskStorage(run: RunContext): TaskStorage {
         const text = await withIoErrors(`Reading ${file}`, () => store.readText(file));
         if (text === undefined) continue;
         try {
-          const task = parseTask(text, file);
+          const task = parseTask(text, file, id);
           listing.tasks.push(task);
           byId.set(task.id, task);
         } catch (error) {
