@@ -129,7 +129,7 @@ export async function releaseTasksOf(
         const moved: Task = { ...task, updatedAt: parts.run.now() };
         delete moved.owner;
         delete moved.claimedAt;
-        if (task.status === 'claimed' || task.status === 'in_progress') {
+        if (isHeld(task)) {
           assertTaskTransition(task.id, task.status, 'pending');
           moved.status = 'pending';
         }
