@@ -11,7 +11,13 @@ import {
   stageFile,
   touchFile,
 } from '../storage/index.js';
-import { messageFiles, reservedIdOf, TEMP_PREFIX, unreadIdOf } from './inbox-layout.js';
+import {
+  messageFile,
+  messageFiles,
+  reservedIdOf,
+  TEMP_PREFIX,
+  unreadIdOf,
+} from './inbox-layout.js';
 import { createPendingLedger } from './pending-ledger.js';
 
 // Every access of the mailbox to persisted state goes through this file. Its functions
@@ -83,8 +89,12 @@ export interface InboxStore {
   listMessageIds(member: string, state: 'unread' | 'reserved'): Promise<string[]>;
   /** `member`'s reserved messages with the time each was reserved. */
   listReservations(member: string): Promise<Reservation[]>;
-  /** The text of one message in `state`; `undefined` when it is not in that state. */
-  readMessage(member: string, messageId: string, state: MessageState): Promise<string | undefined>;
+  /** The text of one message in `state` and where it is; `undefined` when it is not in that state. */
+  readMessage(
+    member: string,
+    messageId: string,
+    state: MessageState,
+  ): Promise<{ text: string; where: string } | undefined>;
   /** The state `member`'s message is in, or `undefined` when the inbox does not hold it. */
   messageState(member: string, messageId: string): Promise<MessageState | undefined>;
   /** Names of the members that have an inbox folder. */
@@ -110,9 +120,21 @@ export function createInboxStore(run: RunContext): InboxStore {
   const ledger = createPendingLedger(store);
   const slotFolder = path.join(paths.inboxes, '.sent');
 
+  // A run has a handful of members; checking a name into a path once per member keeps a
+  // listing from paying for it once per message.
+  const inboxPaths = new Map<string, string>();
+  function inboxOf(member: string): string {
+    let inbox = inboxPaths.get(member);
+    if (inbox === undefined) {
+      inbox = paths.inbox(member);
+      inboxPaths.set(member, inbox);
+    }
+    return inbox;
+  }
+
   const withInboxLock = <T>(member: string, fn: (lock: HeldLock) => Promise<T>) =>
     store.withLock(
-      paths.inbox(member),
+      inboxOf(member),
       async (lock) => {
         const result = await fn(lock);
         lock.assertHeld();
@@ -131,17 +153,17 @@ export function createInboxStore(run: RunContext): InboxStore {
   }
 
   async function listNames(member: string): Promise<string[]> {
-    return store.list(paths.inbox(member));
+    return store.list(inboxOf(member));
   }
 
   const inboxes: InboxStore = {
     runId: paths.runId,
     whereIs(member, messageId, state) {
-      return messageFiles(paths.inbox(member), messageId)[state];
+      return messageFile(inboxOf(member), messageId, state);
     },
 
     addMessage(member, messageId, text, admit) {
-      const inbox = paths.inbox(member);
+      const inbox = inboxOf(member);
       const bytes = Buffer.byteLength(text);
       return withIoErrors(`Storing message ${messageId} in ${member}'s inbox`, async () => {
         const staged = await stageFile(inbox, text);
@@ -176,7 +198,7 @@ export function createInboxStore(run: RunContext): InboxStore {
     },
 
     moveMessages(member, messageIds, from, to, options = {}) {
-      const inbox = paths.inbox(member);
+      const inbox = inboxOf(member);
       const outcome: MessageMoveOutcome = { moved: [], missing: [] };
       if (messageIds.length === 0) return Promise.resolve(outcome);
       return withIoErrors(`Moving messages in ${member}'s inbox`, async () => {
@@ -214,15 +236,18 @@ export function createInboxStore(run: RunContext): InboxStore {
 
     listMessageIds(member, state) {
       const idOf = state === 'unread' ? unreadIdOf : reservedIdOf;
-      return withIoErrors(`Listing ${member}'s inbox`, async () =>
-        (await listNames(member))
-          .map((name) => idOf(name))
-          .filter((id): id is string => id !== undefined),
-      );
+      return withIoErrors(`Listing ${member}'s inbox`, async () => {
+        const ids: string[] = [];
+        for (const name of await listNames(member)) {
+          const id = idOf(name);
+          if (id !== undefined) ids.push(id);
+        }
+        return ids;
+      });
     },
 
     listReservations(member) {
-      const inbox = paths.inbox(member);
+      const inbox = inboxOf(member);
       return withIoErrors(`Listing ${member}'s inbox`, async () => {
         const reservations: Reservation[] = [];
         for (const name of await listNames(member)) {
@@ -236,12 +261,15 @@ export function createInboxStore(run: RunContext): InboxStore {
     },
 
     readMessage(member, messageId, state) {
-      const file = inboxes.whereIs(member, messageId, state);
-      return withIoErrors(`Reading ${file}`, () => store.readText(file));
+      const where = inboxes.whereIs(member, messageId, state);
+      return withIoErrors(`Reading ${where}`, async () => {
+        const text = await store.readText(where);
+        return text === undefined ? undefined : { text, where };
+      });
     },
 
     messageState(member, messageId) {
-      const files = messageFiles(paths.inbox(member), messageId);
+      const files = messageFiles(inboxOf(member), messageId);
       return withIoErrors(`Reading ${member}'s inbox`, async () => {
         for (const state of ['unread', 'reserved', 'processed'] as const) {
           if (await exists(files[state])) return state;
@@ -257,7 +285,7 @@ export function createInboxStore(run: RunContext): InboxStore {
     },
 
     removeStaleTemporaries(member, olderThanMs) {
-      const inbox = paths.inbox(member);
+      const inbox = inboxOf(member);
       // Temp files get their mtime from the OS clock, not the run's injected one.
       const cutoff = Date.now() - olderThanMs;
       return withIoErrors(`Cleaning ${member}'s inbox`, async () => {
@@ -275,7 +303,7 @@ export function createInboxStore(run: RunContext): InboxStore {
     },
 
     watchMessages(member, onChange, onError) {
-      const inbox = paths.inbox(member);
+      const inbox = inboxOf(member);
       return withIoErrors(`Watching ${member}'s inbox`, async () => {
         await store.ensureDir(inbox);
         // One folder, no recursion: Node's own watcher (inotify on Linux) is enough; the

@@ -21,11 +21,18 @@ export async function readStoredMessage(
   messageId: string,
   state: MessageState,
 ): Promise<Message | DocumentProblem | undefined> {
-  const text = await inboxes.readMessage(member, messageId, state);
-  if (text === undefined) return undefined;
-  const where = inboxes.whereIs(member, messageId, state);
+  const stored = await inboxes.readMessage(member, messageId, state);
+  if (stored === undefined) return undefined;
+  const { text, where } = stored;
   try {
     const message = parseDocument(text, MessageSchema, where);
+    if (
+      message.messageId === messageId &&
+      message.to === member &&
+      message.runId === inboxes.runId
+    ) {
+      return message;
+    }
     const misplaced = (
       [
         ['messageId', messageId],
@@ -33,18 +40,15 @@ export async function readStoredMessage(
         ['runId', inboxes.runId],
       ] as const
     ).filter(([field, expected]) => message[field] !== expected);
-    if (misplaced.length > 0) {
-      const fields = misplaced.map(
-        ([field, expected]) =>
-          `${field} ${JSON.stringify(message[field])} (expected ${JSON.stringify(expected)})`,
-      );
-      throw new TeamkitError(
-        'CORRUPT_DOCUMENT',
-        `${where} does not belong where it lies: ${fields.join(', ')}; it was left in place. Move it aside.`,
-        { details: { path: where, fields: misplaced.map(([field]) => field) } },
-      );
-    }
-    return message;
+    const fields = misplaced.map(
+      ([field, expected]) =>
+        `${field} ${JSON.stringify(message[field])} (expected ${JSON.stringify(expected)})`,
+    );
+    throw new TeamkitError(
+      'CORRUPT_DOCUMENT',
+      `${where} does not belong where it lies: ${fields.join(', ')}; it was left in place. Move it aside.`,
+      { details: { path: where, fields: misplaced.map(([field]) => field) } },
+    );
   } catch (error) {
     return toDocumentProblem(error, where);
   }

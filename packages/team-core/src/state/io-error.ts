@@ -32,10 +32,14 @@ export function asIoError(error: unknown, what: string): unknown {
 }
 
 /** Runs a storage step, reporting filesystem errors as `IO_ERROR` (see {@link asIoError}). */
-export async function withIoErrors<T>(what: string, step: () => Promise<T>): Promise<T> {
-  try {
-    return await step();
-  } catch (error) {
+export function withIoErrors<T>(what: string, step: () => Promise<T>): Promise<T> {
+  // A plain promise chain, not an async function: listings run this once per file.
+  const fail = (error: unknown): never => {
     throw asIoError(error, what);
+  };
+  try {
+    return step().catch(fail);
+  } catch (error) {
+    return Promise.reject(asIoError(error, what));
   }
 }

@@ -85,21 +85,24 @@ export function createTaskStorage(run: RunContext): TaskStorage {
     },
 
     async readAllTasks() {
-      const listing: TaskListing = { tasks: [], problems: [] };
-      const byId = new Map<string, Task>();
-      for (const id of await tasks.listTaskIds()) {
-        const file = paths.task(id);
-        const text = await withIoErrors(`Reading ${file}`, () => store.readText(file));
-        if (text === undefined) continue;
-        try {
-          const task = parseTask(text, file, id);
-          listing.tasks.push(task);
-          byId.set(task.id, task);
-        } catch (error) {
-          listing.problems.push(toDocumentProblem(error, file));
+      const ids = await tasks.listTaskIds();
+      return withIoErrors(`Reading the tasks in ${paths.tasks}`, async () => {
+        const listing: TaskListing = { tasks: [], problems: [] };
+        const byId = new Map<string, Task>();
+        for (const id of ids) {
+          const file = paths.task(id);
+          const text = await store.readText(file);
+          if (text === undefined) continue;
+          try {
+            const task = parseTask(text, file, id);
+            listing.tasks.push(task);
+            byId.set(task.id, task);
+          } catch (error) {
+            listing.problems.push(toDocumentProblem(error, file));
+          }
         }
-      }
-      return { byId, listing };
+        return { byId, listing };
+      });
     },
 
     async listTaskIds() {
