@@ -1,4 +1,5 @@
 import { isTeamkitError, TeamkitError } from '../errors/index.js';
+import { issueMemberCredential } from '../identity/issue-member-credential.js';
 import { createMailbox } from '../mailbox/index.js';
 import { loadTeamLibrary, resolveTeam } from '../registry/index.js';
 import { describeIssues } from '../schema/describe-issues.js';
@@ -240,7 +241,14 @@ export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<Te
   }
 
   async function spawnOne(state: RuntimeState, spec: TeamSpec, member: RunMember): Promise<string> {
-    const env = { TEAMKIT_HOME: home, TEAMKIT_RUN: state.runId, TEAMKIT_MEMBER: member.name };
+    // A fresh secret per spawn, its hash recorded before the process can use it.
+    const token = await issueMemberCredential(home, state.runId, member.name, stateOptions);
+    const env = {
+      TEAMKIT_HOME: home,
+      TEAMKIT_RUN: state.runId,
+      TEAMKIT_MEMBER: member.name,
+      TEAMKIT_TOKEN: token,
+    };
     const { sessionId } = await host.spawnMember({
       runId: state.runId,
       teamName: state.teamName,
