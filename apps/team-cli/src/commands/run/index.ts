@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { RunStatusReport, RuntimeState } from '@teamkit/team-core';
+import { authorizeRunOperation } from '../../command-access.js';
 import { listRunIds, resolveRunId } from '../../command-context.js';
 import type { CommandHandler } from '../../command-handler.js';
 
@@ -64,7 +65,7 @@ function runLine(state: RuntimeState): Record<string, unknown> {
   };
 }
 
-/** `team run list`: every run under the home, oldest first. */
+/** `team run list`: every run under the home, oldest first (a member sees its own run only). */
 export const runListCommand: CommandHandler = async (context) => {
   const { output } = context;
   if ((await listRunIds(context.home)).length === 0) {
@@ -72,16 +73,21 @@ export const runListCommand: CommandHandler = async (context) => {
     return undefined;
   }
   const { listRuns } = await import('@teamkit/team-core');
+  const { problemLines } = await import('../../problem-lines.js');
   const listing = await listRuns(context.home);
+  const own = (runId: string) => context.memberRun === undefined || runId === context.memberRun;
+  const runs = listing.runs.filter((state) => own(state.runId));
+  const problems = context.memberRun === undefined ? listing.problems : [];
   output.result(
-    { runs: listing.runs.map(runLine), problems: listing.problems },
+    { runs: runs.map(runLine), problems },
     () =>
-      listing.runs
-        .map(
+      [
+        ...runs.map(
           (state) =>
             `${state.runId}  ${state.teamName.padEnd(14)} ${state.status.padEnd(18)} ${new Date(state.createdAt).toISOString()}`,
-        )
-        .join('\n') || 'No runs.',
+        ),
+        ...problemLines(output, problems),
+      ].join('\n') || 'No runs.',
   );
   return undefined;
 };
@@ -96,14 +102,16 @@ export const runStatusCommand: CommandHandler = async (context, [run], _options)
       return undefined;
     }
     const { listRuns, WORKING_RUN_STATUSES } = await import('@teamkit/team-core');
-    const working = (await listRuns(context.home)).runs.filter((state) =>
-      WORKING_RUN_STATUSES.includes(state.status),
-    );
+    const { problemLines } = await import('../../problem-lines.js');
+    const listing = await listRuns(context.home);
+    const working = listing.runs.filter((state) => WORKING_RUN_STATUSES.includes(state.status));
     output.result(
-      { runs: working.map(runLine) },
+      { runs: working.map(runLine), problems: listing.problems },
       () =>
-        working.map((state) => `${state.runId}  ${state.teamName}  ${state.status}`).join('\n') ||
-        'No working runs.',
+        [
+          ...working.map((state) => `${state.runId}  ${state.teamName}  ${state.status}`),
+          ...problemLines(output, listing.problems),
+        ].join('\n') || 'No working runs.',
     );
     return undefined;
   }
@@ -111,30 +119,57 @@ export const runStatusCommand: CommandHandler = async (context, [run], _options)
   const { collectRunStatus } = await import('@teamkit/team-core');
   const report: RunStatusReport = await collectRunStatus({ home: context.home, runId });
   const { renderDashboard } = await import('../../dashboard/render-dashboard.js');
+  const { problemLines } = await import('../../problem-lines.js');
   output.result({ status: report }, () =>
-    renderDashboard(report, { paint: output.style, width: process.stdout.columns ?? 100 }),
+    [
+      renderDashboard(report, { paint: output.style, width: process.stdout.columns ?? 100 }),
+      ...problemLines(output, report.problems),
+    ].join('\n'),
   );
   return undefined;
 };
 
-/** `team run stop <run> [--force]`: members, panes, tasks and worktrees. */
+/**
+ * `team run stop <run> [--force]`: members, panes, tasks and worktrees. Only the user and
+ * the run's lead may stop a run. Every signal goes to a process verified as the run's at
+ * that moment; recorded processes that fail the check are reported, never signalled.
+ */
 export const runStopCommand: CommandHandler = async (context, [run], options) => {
   const runId = await resolveRunId(context, run);
   const { readRunState } = await import('@teamkit/team-core');
   const state = await readRunState(context.home, runId);
+  await authorizeRunOperation(context, state, 'stop');
   const { stopBackgroundSupervisor } = await import('../../supervisor/background-supervisor.js');
-  await stopBackgroundSupervisor(context.home, runId);
+  const supervisor = await stopBackgroundSupervisor(context.home, runId);
   const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');
-  const { runtime } = await openProcessRuntime({ home: context.home, env: context.env, state });
+  const { runtime, host } = await openProcessRuntime({
+    home: context.home,
+    env: context.env,
+    state,
+  });
+  const notSignalled = state.members.flatMap((member) => {
+    if (member.sessionId === undefined || member.sessionId === state.leadSessionId) return [];
+    if (member.status === 'terminated') return [];
+    const check = host.inspectSession(member.sessionId);
+    return check.verdict === 'not-ours'
+      ? [{ member: member.name, sessionId: member.sessionId, reason: check.reason ?? '' }]
+      : [];
+  });
   const report = await runtime.stopRun(runId, { force: options.force === true });
   const { output } = context;
-  output.result({ report }, () =>
+  output.result({ report, supervisor, notSignalled }, () =>
     [
       `${output.style('green', 'stopped')} run ${runId} (${report.status})`,
       `  members stopped: ${report.stopped.join(', ') || '-'}`,
       ...report.notStopped.map(
         (entry) => `  ${output.style('yellow', 'not stopped')} ${entry.member}: ${entry.reason}`,
       ),
+      ...notSignalled.map(
+        (entry) => `  ${output.style('yellow', 'not signalled')} ${entry.member}: ${entry.reason}`,
+      ),
+      ...(supervisor.outcome === 'refused'
+        ? [`  ${output.style('yellow', 'not signalled')} supervisor: ${supervisor.reason}`]
+        : []),
       `  worktrees removed: ${report.removedWorktrees.length}`,
       ...report.keptWorktrees.map(
         (entry) => `  ${output.style('yellow', 'kept')} ${entry.path}: ${entry.reason}`,
@@ -154,6 +189,7 @@ export const runResumeCommand: CommandHandler = async (context, [run]) => {
   let report: unknown;
   if (run !== undefined || context.memberRun !== undefined) {
     const runId = await resolveRunId(context, run);
+    await authorizeRunOperation(context, await readRunState(context.home, runId), 'resume');
     report = await runtime.resumeRun(runId);
     runIds.push(runId);
   } else {
@@ -181,6 +217,7 @@ export const runSuperviseCommand: CommandHandler = async (context, [run]) => {
   const runId = await resolveRunId(context, run);
   const { readRunState } = await import('@teamkit/team-core');
   const state = await readRunState(context.home, runId);
+  await authorizeRunOperation(context, state, 'supervise');
   const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');
   const { superviseRun } = await import('../../supervisor/supervise-run.js');
   const { runtime } = await openProcessRuntime({ home: context.home, env: context.env, state });
