@@ -220,14 +220,21 @@ describe.skipIf(!HAS_PROC)(
       expect(JSON.stringify(listed.json().orphans)).toContain(worktree);
     }, 120_000);
 
-    it('lets the lead stop its own run, but not another', async () => {
+    it('lets the lead stop its own run, even from inside its own process, but not another', async () => {
       refused(
         await world.team(['run', 'stop', '00000000-0000-4000-8000-000000000000', '--json'], lead),
         'IDENTITY_MISMATCH',
       );
-      const stopped = await world.team(['run', 'stop', runId, '--json'], lead);
-      expect(stopped.code, stopped.stdout + stopped.stderr).toBe(0);
-      expect(stopped.json()).toMatchObject({ ok: true, report: { status: 'deleted' } });
+      // The stop signals the lead's own process group, the command's own process included:
+      // it must still finish the stop rather than end itself half-way.
+      await inside('lead', ['run', 'stop', runId, '--json'], {
+        keep: ['TEAMKIT_HOME', 'TEAMKIT_RUN', 'TEAMKIT_MEMBER', 'TEAMKIT_TOKEN'],
+      }).catch(() => undefined);
+      const deadline = Date.now() + 30_000;
+      while (readStateFile(world.home, runId).status !== 'deleted' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(readStateFile(world.home, runId).status).toBe('deleted');
     }, 60_000);
   },
 );

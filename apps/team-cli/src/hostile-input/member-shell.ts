@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLI_BIN, type CliResult } from '../test-support/run-cli.js';
@@ -37,10 +37,13 @@ export async function runInsideMember(
 ): Promise<CliResult> {
   const result = path.join(folder, `${member}.result.json`);
   await rm(result, { force: true });
+  // Written aside and renamed into place, so the shell never reads half a request.
+  const request = path.join(folder, `${member}.request.json`);
   await writeFile(
-    path.join(folder, `${member}.request.json`),
+    `${request}.tmp`,
     JSON.stringify({ args, keep: options.keep ?? [], set: options.set ?? {} }),
   );
+  await rename(`${request}.tmp`, request);
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   while (!existsSync(result)) {
     if (Date.now() > deadline) throw new Error(`${member} did not run team ${args.join(' ')}`);

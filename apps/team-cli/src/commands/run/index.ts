@@ -139,6 +139,22 @@ export const runStopCommand: CommandHandler = async (context, [run], options) =>
   const { readRunState } = await import('@teamkit/team-core');
   const state = await readRunState(context.home, runId);
   await authorizeRunOperation(context, state, 'stop');
+  if (context.caller.kind === 'member' && context.env.TEAMKIT_DETACHED_STOP !== '1') {
+    // The lead stopping its own run: stop from outside the process group being stopped.
+    const { runDetached } = await import('./detached-stop.js');
+    return runDetached(
+      [
+        'run',
+        'stop',
+        runId,
+        '--home',
+        context.home,
+        ...(options.force === true ? ['--force'] : []),
+        ...(context.output.json ? ['--json'] : []),
+      ],
+      context.env,
+    );
+  }
   const { stopBackgroundSupervisor } = await import('../../supervisor/background-supervisor.js');
   const supervisor = await stopBackgroundSupervisor(context.home, runId);
   const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');

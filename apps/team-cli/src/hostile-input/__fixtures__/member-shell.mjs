@@ -12,6 +12,15 @@ const result = path.join(folder, `${member}.result.json`);
 process.on('SIGTERM', () => process.exit(0));
 
 const tick = () => {
+  try {
+    answer();
+  } catch (error) {
+    process.stderr.write(`member shell: ${error}\n`);
+  }
+  setTimeout(tick, 50);
+};
+
+const answer = () => {
   if (existsSync(request)) {
     const { args, keep = [], set = {} } = JSON.parse(readFileSync(request, 'utf8'));
     renameSync(request, `${request}.taken`);
@@ -27,6 +36,5 @@ const tick = () => {
     );
     renameSync(`${result}.tmp`, result);
   }
-  setTimeout(tick, 50);
 };
 tick();
