@@ -141,12 +141,13 @@ describe.skipIf(!HAS_PROC)('team run stop signals only processes verified as the
       expect(bystander.alive(), 'the bystander and its group survive').toBe(true);
       expect(stopped.code, stopped.stdout + stopped.stderr).toBe(0);
       const result = stopped.json() as unknown as {
-        report: { status: string };
+        report: { status: string; stopped: string[] };
         supervisor: { outcome: string; reason?: string };
         notSignalled: { member: string; reason: string }[];
       };
       expect(result.report.status).toBe('deleted');
       if (row.target === 'member') {
+        expect(result.report.stopped).not.toContain('w1');
         expect(result.notSignalled).toEqual([
           expect.objectContaining({ member: 'w1', reason: expect.stringMatching(row.reason) }),
         ]);

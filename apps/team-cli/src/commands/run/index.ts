@@ -171,7 +171,12 @@ export const runStopCommand: CommandHandler = async (context, [run], options) =>
       ? [{ member: member.name, sessionId: member.sessionId, reason: check.reason ?? '' }]
       : [];
   });
-  const report = await runtime.stopRun(runId, { force: options.force === true });
+  const stopReport = await runtime.stopRun(runId, { force: options.force === true });
+  // A member whose record was refused was not stopped by this command: it is not listed as such.
+  const report = {
+    ...stopReport,
+    stopped: stopReport.stopped.filter((name) => !notSignalled.some((e) => e.member === name)),
+  };
   const { output } = context;
   output.result({ report, supervisor, notSignalled }, () =>
     [
