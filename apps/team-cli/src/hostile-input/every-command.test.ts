@@ -2,9 +2,9 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CliResult } from '../test-support/run-cli.js';
-import { COMMANDS, type CommandTargets, type TableCommand } from './command-table.js';
-import { createHostileWorld, HAS_PROC, type HostileWorld } from './hostile-run.js';
-import { PLANTED_FILES } from './planted-files.js';
+import { COMMANDS, type CommandTargets, type TableCommand } from './test-support/command-table.js';
+import { createHostileWorld, HAS_PROC, type HostileWorld } from './test-support/hostile-run.js';
+import { PLANTED_FILES } from './test-support/planted-files.js';
 
 // The cross-cutting hostile-input suite over the built `team` command: every command of
 // COMMANDS against every planted-file row of PLANTED_FILES, each with a timeout. A command

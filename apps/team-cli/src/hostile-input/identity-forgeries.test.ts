@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemberEnvironment } from '../test-support/member-environment.js';
 import { readStateFile } from '../test-support/member-environment.js';
 import type { CliResult } from '../test-support/run-cli.js';
-import { createHostileWorld, HAS_PROC, type HostileWorld } from './hostile-run.js';
-import { runInsideMember } from './member-shell.js';
+import { createHostileWorld, HAS_PROC, type HostileWorld } from './test-support/hostile-run.js';
+import { runInsideMember } from './test-support/member-shell.js';
 
 // Every forgery of issue 19 item 5 (and "a worker can stop the whole run"), through the
 // built `team` command against a real run whose members are real processes.

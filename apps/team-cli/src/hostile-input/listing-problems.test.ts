@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHostileWorld, type HostileWorld } from './hostile-run.js';
+import { createHostileWorld, type HostileWorld } from './test-support/hostile-run.js';
 
 // Issue 19 item 7: listings used to drop what they could not read without a word. Every
 // listing command now shows each unreadable task, message or run state, in text and JSON.

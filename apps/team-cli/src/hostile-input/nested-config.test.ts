@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHostileWorld, type HostileWorld } from './hostile-run.js';
-import { deeplyNested } from './planted-files.js';
+import { createHostileWorld, type HostileWorld } from './test-support/hostile-run.js';
+import { deeplyNested } from './test-support/planted-files.js';
 
 // Issue 19 item 7: a project config nested 50,000 levels deep used to crash `team teams`
 // and `team run start --project` with a stack overflow. It is skipped with a warning now.

@@ -10,7 +10,7 @@ import {
   stopAllBystanders,
 } from '../test-support/bystanders.js';
 import { memberPid } from '../test-support/member-environment.js';
-import { createHostileWorld, HAS_PROC, type HostileWorld } from './hostile-run.js';
+import { createHostileWorld, HAS_PROC, type HostileWorld } from './test-support/hostile-run.js';
 
 // Issue 19 item 1: `team run stop` signals only processes verified as the run's. Each row
 // plants a record that names a process Teamkit must not signal, and checks that a live

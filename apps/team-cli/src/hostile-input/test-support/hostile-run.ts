@@ -3,9 +3,12 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { type MemberEnvironment, memberEnvironment } from '../test-support/member-environment.js';
-import { type CliResult, runCli } from '../test-support/run-cli.js';
-import { writeTestTeam } from '../test-support/test-team.js';
+import {
+  type MemberEnvironment,
+  memberEnvironment,
+} from '../../test-support/member-environment.js';
+import { type CliResult, runCli } from '../../test-support/run-cli.js';
+import { writeTestTeam } from '../../test-support/test-team.js';
 import { memberShellCommand } from './member-shell.js';
 
 /** Whether this system shows process start times and start environments (Linux `/proc`). */

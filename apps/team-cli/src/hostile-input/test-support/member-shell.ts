@@ -2,10 +2,11 @@ import { existsSync } from 'node:fs';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLI_BIN, type CliResult } from '../test-support/run-cli.js';
+import { CLI_BIN, type CliResult } from '../../test-support/run-cli.js';
 
 const FIXTURE = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
+  '..',
   '__fixtures__',
   'member-shell.mjs',
 );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { CliResult } from '../test-support/run-cli.js';
+import type { CliResult } from '../../test-support/run-cli.js';
 
 /** Where a planted-file row plants: the run folder, and a project folder. */
 export interface PlantTarget {
