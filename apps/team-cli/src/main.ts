@@ -4,6 +4,14 @@ import type { CommandHandler } from './command-handler.js';
 type Loader = () => Promise<CommandHandler>;
 
 /**
+ * Who may run a command: anyone (a member acts in its own run only), or only the user
+ * (`PERMISSION_DENIED` for members), for commands that reach beyond one run.
+ */
+interface Access {
+  userOnly?: string;
+}
+
+/**
  * Runs the `team` command line and resolves with its exit code. Every command's module
  * is imported only when that command runs, so start-up loads no more than it needs.
  */
@@ -13,7 +21,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const json = argv.includes('--json');
 
   const act =
-    (load: Loader) =>
+    (load: Loader, access: Access = {}) =>
     async (...params: unknown[]): Promise<void> => {
       const command = params.at(-1) as Command;
       const args = params
@@ -28,6 +36,10 @@ export async function main(argv: readonly string[]): Promise<number> {
           json: options.json === true,
           ...(typeof options.home === 'string' ? { home: options.home } : {}),
         });
+        if (access.userOnly !== undefined) {
+          const { requireUser } = await import('./command-access.js');
+          await requireUser(context, access.userOnly);
+        }
         exitCode = (await (await load())(context, args, options)) ?? 0;
       } catch (error) {
         const { createOutput } = await import('./output.js');
@@ -36,6 +48,17 @@ export async function main(argv: readonly string[]): Promise<number> {
         );
       }
     };
+
+  // `--claude` turns a command to Claude Code's own teams (commands/claude/).
+  const orClaude =
+    (handler: keyof typeof import('./commands/claude/index.js'), load: Loader): Loader =>
+    async () =>
+    async (context, args, options) =>
+      options.claude === true
+        ? (await import('./commands/claude/index.js'))[handler](context, args, options)
+        : (await load())(context, args, options);
+  const claudeOption = (command: Command, what: string): Command =>
+    command.option('--claude', `${what} (Claude Code's own agent teams, in $CLAUDE_CONFIG_DIR)`);
 
   const common = (command: Command): Command =>
     command
@@ -54,7 +77,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       .command('init')
       .description('write a starter config and an example team package (never overwrites)')
       .option('--project [dir]', 'write into <dir>/.teamkit instead of the Teamkit home'),
-  ).action(act(async () => (await import('./commands/init/index.js')).initCommand));
+  ).action(
+    act(async () => (await import('./commands/init/index.js')).initCommand, {
+      userOnly: 'write Teamkit config (team init)',
+    }),
+  );
 
   common(
     program
@@ -80,9 +107,20 @@ export async function main(argv: readonly string[]): Promise<number> {
       .option('--agent-cmd <template>', 'argv template of each member process')
       .option('--project <dir>', 'also see the project teams of <dir>')
       .option('--attach', 'supervise the run in the foreground until it ends'),
-  ).action(act(async () => (await import('./commands/run/index.js')).runStartCommand));
-  common(run.command('list').description('list runs')).action(
-    act(async () => (await import('./commands/run/index.js')).runListCommand),
+  ).action(
+    act(async () => (await import('./commands/run/index.js')).runStartCommand, {
+      userOnly: 'start a run',
+    }),
+  );
+  common(
+    claudeOption(run.command('list').description('list runs'), 'list Claude Code teams instead'),
+  ).action(
+    act(
+      orClaude(
+        'claudeRunListCommand',
+        async () => (await import('./commands/run/index.js')).runListCommand,
+      ),
+    ),
   );
   common(run.command('status [run]').description("a run's members, tasks and progress")).action(
     act(async () => (await import('./commands/run/index.js')).runStatusCommand),
@@ -91,7 +129,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     run
       .command('stop <run>')
       .description('stop a run: members, panes, worktrees (by the safety rule)')
-      .option('--force', 'remove worktrees even with unsaved work'),
+      .option(
+        '--force',
+        'remove worktrees even with unsaved work, and go on past failing steps (listing them)',
+      )
+      .option('--project <dir>', 'also read the settings of the project in <dir>'),
   ).action(act(async () => (await import('./commands/run/index.js')).runStopCommand));
   common(run.command('resume [run]').description('resume one run (or all) after a restart')).action(
     act(async () => (await import('./commands/run/index.js')).runResumeCommand),
@@ -102,7 +144,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       .description('keep a run going: start waiting members, stop approved ones'),
   ).action(act(async () => (await import('./commands/run/index.js')).runSuperviseCommand));
   common(run.command('sweep').description('remove the folders of finished runs')).action(
-    act(async () => (await import('./commands/run/index.js')).runSweepCommand),
+    act(async () => (await import('./commands/run/index.js')).runSweepCommand, {
+      userOnly: 'sweep finished runs',
+    }),
   );
 
   common(
@@ -117,8 +161,19 @@ export async function main(argv: readonly string[]): Promise<number> {
           'task_update',
         ]),
       )
-      .option('--summary <text>', 'a one-line summary'),
-  ).action(act(async () => (await import('./commands/send/index.js')).sendCommand));
+      .option('--summary <text>', 'a one-line summary')
+      .option(
+        '--claude',
+        'send into a Claude Code team: team send --claude <team> --to NAME <body>',
+      ),
+  ).action(
+    act(
+      orClaude(
+        'claudeSendCommand',
+        async () => (await import('./commands/send/index.js')).sendCommand,
+      ),
+    ),
+  );
   common(
     program
       .command('inbox [run]')
@@ -140,11 +195,24 @@ export async function main(argv: readonly string[]): Promise<number> {
     common(extra(task.command(spec).description(description))).action(
       act(async () => (await import('./commands/task/index.js'))[handler]),
     );
-  taskCommand('create <args...>', 'create a task: [run] <subject>', 'taskCreateCommand', (c) =>
-    c
+  common(
+    task
+      .command('create <args...>')
+      .description('create a task: [run] <subject>')
       .option('--description <text>', 'what done means')
       .option('--blocked-by <ids>', 'comma-separated ids this task waits for')
-      .option('--role <role>', 'the role expected to take it (metadata)'),
+      .option('--role <role>', 'the role expected to take it (metadata)')
+      .option(
+        '--claude',
+        'create it in a Claude Code team: team task create --claude <team> <subject>',
+      ),
+  ).action(
+    act(
+      orClaude(
+        'claudeTaskCreateCommand',
+        async () => (await import('./commands/task/index.js')).taskCreateCommand,
+      ),
+    ),
   );
   taskCommand('list [run]', 'list tasks', 'taskListCommand', (c) =>
     c
@@ -180,8 +248,18 @@ export async function main(argv: readonly string[]): Promise<number> {
     c.option('--reason <text>', 'why'),
   );
 
-  common(program.command('board [run]').description('tasks as kanban columns')).action(
-    act(async () => (await import('./commands/board/index.js')).boardCommand),
+  common(
+    claudeOption(
+      program.command('board [run]').description('tasks as kanban columns'),
+      'show a Claude Code team: its members, tasks and waiting messages',
+    ),
+  ).action(
+    act(
+      orClaude(
+        'claudeBoardCommand',
+        async () => (await import('./commands/board/index.js')).boardCommand,
+      ),
+    ),
   );
   common(
     program
@@ -189,23 +267,49 @@ export async function main(argv: readonly string[]): Promise<number> {
       .description('a live dashboard of members and progress (Ctrl-C exits)')
       .option('--once', 'print one frame and exit'),
   ).action(act(async () => (await import('./commands/dashboard/index.js')).dashboardCommand));
-  common(program.command('watch [run]').description('one JSON line per run event, live')).action(
-    act(async () => (await import('./commands/watch/index.js')).watchCommand),
+  common(
+    claudeOption(
+      program.command('watch [run]').description('one JSON line per run event, live'),
+      'one JSON line per change of Claude Code teams',
+    ),
+  ).action(
+    act(
+      orClaude(
+        'claudeWatchCommand',
+        async () => (await import('./commands/watch/index.js')).watchCommand,
+      ),
+    ),
   );
+
+  common(
+    program
+      .command('ui [run]')
+      .description('serve the live web dashboard on 127.0.0.1 (Ctrl-C stops it)')
+      .option('--port <port>', 'the port to listen on (default: a free one)')
+      .option('--open', 'open the page in the desktop browser'),
+  ).action(act(async () => (await import('./commands/ui/index.js')).uiCommand));
 
   const worktree = program.command('worktree').description('member worktrees');
   common(worktree.command('list').description('orphan worktrees of finished runs')).action(
-    act(async () => (await import('./commands/worktree/index.js')).worktreeListCommand),
+    act(async () => (await import('./commands/worktree/index.js')).worktreeListCommand, {
+      userOnly: "list other runs' worktrees",
+    }),
   );
   common(
     worktree
       .command('prune')
       .description('remove orphan worktrees whose work is saved')
       .option('--force', 'remove even with unsaved work'),
-  ).action(act(async () => (await import('./commands/worktree/index.js')).worktreePruneCommand));
+  ).action(
+    act(async () => (await import('./commands/worktree/index.js')).worktreePruneCommand, {
+      userOnly: 'prune worktrees',
+    }),
+  );
   const tmux = program.command('tmux').description('tmux sessions');
   common(tmux.command('sweep').description('kill teamkit tmux sessions of finished runs')).action(
-    act(async () => (await import('./commands/tmux/index.js')).tmuxSweepCommand),
+    act(async () => (await import('./commands/tmux/index.js')).tmuxSweepCommand, {
+      userOnly: 'sweep tmux sessions',
+    }),
   );
 
   common(
@@ -215,7 +319,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       .option('--keep', 'keep the temp folder for inspection')
       .option('--timeout <seconds>', 'give up after this long', '300')
       .option('--no-tmux', 'run members in the background even inside tmux'),
-  ).action(act(async () => (await import('./commands/demo/index.js')).demoCommand));
+  ).action(
+    act(async () => (await import('./commands/demo/index.js')).demoCommand, {
+      userOnly: 'run the demo',
+    }),
+  );
 
   try {
     await program.parseAsync([...argv]);

@@ -4,6 +4,7 @@ import {
   type TeamMemberSpec,
   type TeamSpec,
 } from '@teamkit/team-core';
+import { OPENCODE_TOOL_VOCABULARY } from './tools/tool-vocabulary.js';
 
 /** A permission action in OpenCode's agent config. */
 type PermissionAction = 'allow' | 'ask' | 'deny';
@@ -95,7 +96,7 @@ function promptOf(spec: TeamSpec, member: TeamMemberSpec): string {
     role: member.role,
     lead: spec.lead,
     members: spec.members.map(({ name, role }) => ({ name, role })),
-    channel: 'tools',
+    vocabulary: OPENCODE_TOOL_VOCABULARY,
   });
   const start =
     member.name === spec.lead

@@ -27,17 +27,9 @@ function isIdle(event: HostEvent): boolean {
  */
 export function createEventHandler(ctx: PluginContext) {
   async function onIdle(sessionId: string): Promise<void> {
-    const caller = await ctx.resolveCaller(sessionId);
-    if (caller === undefined && !ctx.host.owns(sessionId)) return;
-    const runtime = await ctx.runtime();
-    await runtime.onMemberIdle(sessionId);
-    // The runtime looks a session up in any run; a lead that started a new run after an
-    // old one ended must still get the new run's mail.
-    const found = await runtime.findSession(sessionId);
-    if (caller !== undefined && found?.runId !== caller.runId) {
-      await runtime.reconcile(caller.runId);
-      await runtime.deliverPending(caller.runId, caller.member);
-    }
+    // A member this host started may not be recorded yet; the runtime remembers it then.
+    if (!ctx.host.owns(sessionId) && (await ctx.resolveCaller(sessionId)) === undefined) return;
+    await (await ctx.runtime()).onMemberIdle(sessionId);
   }
 
   async function onDeleted(sessionId: string): Promise<void> {

@@ -1,25 +1,20 @@
 import {
   createTeamRuntime,
   createTmuxRunner,
-  listRuns,
+  findSessionMember,
+  loadSettings,
   loadTeamLibrary,
-  type RuntimeState,
+  type SessionMember,
   type TeamLibrary,
   type TeamRuntime,
-  WORKING_RUN_STATUSES,
 } from '@teamkit/team-core';
 import type { PluginLog } from './opencode-client.js';
 import type { OpenCodeHost } from './opencode-host.js';
-import type { ResolvedPluginOptions } from './plugin-options.js';
+import type { ResolvedPluginOptions, TmuxOption } from './plugin-options.js';
+import { OPENCODE_TOOL_VOCABULARY } from './tools/tool-vocabulary.js';
 
-/** Who called a tool or went idle: a member (or the lead) of a working run. */
-export interface Caller {
-  runId: string;
-  member: string;
-  isLead: boolean;
-  lead: string;
-  state: RuntimeState;
-}
+/** Who called a tool or went idle: a member (or the lead) of a run, found by the core's session lookup. */
+export type Caller = SessionMember;
 
 /** What the tools and the event handler share within one plugin instance. */
 export interface PluginContext {
@@ -32,7 +27,7 @@ export interface PluginContext {
   /** The runtime, created on first use, after resuming interrupted runs (failures are logged). */
   runtime(): Promise<TeamRuntime>;
   loadLibrary(): Promise<TeamLibrary>;
-  /** The working run and member a session belongs to; the newest run wins. */
+  /** The run and member a session belongs to, by the core's one rule ({@link findSessionMember}). */
   resolveCaller(sessionId: string): Promise<Caller | undefined>;
 }
 
@@ -55,9 +50,17 @@ export function createPluginContext(input: PluginContextOptions): PluginContext 
   const makeRuntime = input.createRuntime ?? createTeamRuntime;
   let runtime: Promise<TeamRuntime> | undefined;
 
+  /** The plugin's `tmux` option when given, else Teamkit's `tmux.enabled` setting. */
+  async function tmuxWish(): Promise<TmuxOption> {
+    if (options.tmux !== undefined) return options.tmux;
+    const setting = (await loadSettings({ home, project, env })).values['tmux.enabled'];
+    return setting === 'auto' ? 'auto' : setting === 'on';
+  }
+
   async function tmuxOption(): Promise<Parameters<typeof createTeamRuntime>[0]['tmux']> {
-    if (options.tmux === false) return undefined;
-    if (options.tmux === 'auto' && !env.TMUX) return undefined;
+    const wish = await tmuxWish();
+    if (wish === false) return undefined;
+    if (wish === 'auto' && !env.TMUX) return undefined;
     const check = await host.checkAttach();
     if (!check.usable) {
       log('info', `tmux panes are off: ${check.reason}`);
@@ -75,7 +78,7 @@ export function createPluginContext(input: PluginContextOptions): PluginContext 
       home,
       host,
       project,
-      channel: 'tools',
+      vocabulary: OPENCODE_TOOL_VOCABULARY,
       worktrees: options.worktrees,
       resumeOnStart: false,
       env,
@@ -87,6 +90,9 @@ export function createPluginContext(input: PluginContextOptions): PluginContext 
       const report = await created.resumeAll();
       for (const failure of report.failed) {
         log('warn', `could not resume run ${failure.runId}: ${failure.error}`);
+      }
+      for (const run of report.runs) {
+        for (const error of run.errors) log('warn', `resuming run ${run.runId}: ${error}`);
       }
     } catch (error) {
       log(
@@ -111,18 +117,6 @@ export function createPluginContext(input: PluginContextOptions): PluginContext 
       return runtime;
     },
     loadLibrary: () => loadTeamLibrary({ home, project, env }),
-    async resolveCaller(sessionId) {
-      const { runs } = await listRuns(home);
-      for (const state of [...runs].reverse()) {
-        if (!WORKING_RUN_STATUSES.includes(state.status)) continue;
-        const member = state.members.find(
-          (candidate) => candidate.sessionId === sessionId && candidate.status !== 'terminated',
-        );
-        if (member === undefined) continue;
-        const lead = state.members.find((candidate) => candidate.isLead)?.name ?? '';
-        return { runId: state.runId, member: member.name, isLead: member.isLead, lead, state };
-      }
-      return undefined;
-    },
+    resolveCaller: (sessionId) => findSessionMember(home, sessionId),
   };
 }

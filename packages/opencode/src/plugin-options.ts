@@ -7,7 +7,7 @@ export interface TeamkitPluginOptions {
   enabled?: boolean;
   /** Make the default team's lead OpenCode's `default_agent` unless the user set one (default true). */
   defaultAgent?: boolean;
-  /** Open a tmux pane per member (default `auto`). */
+  /** Open a tmux pane per member; unset, Teamkit's `tmux.enabled` setting decides (default `auto`). */
   tmux?: TmuxOption;
   /** The Teamkit home folder; default `TEAMKIT_HOME`, then `~/.teamkit`. */
   home?: string;
@@ -19,7 +19,8 @@ export interface TeamkitPluginOptions {
 export interface ResolvedPluginOptions {
   enabled: boolean;
   defaultAgent: boolean;
-  tmux: TmuxOption;
+  /** `undefined` when the option was not given: the `tmux.enabled` setting decides. */
+  tmux: TmuxOption | undefined;
   home?: string;
   worktrees: boolean;
 }
@@ -48,10 +49,13 @@ export function resolvePluginOptions(
     problems.push(`option "${key}" must be true or false; using ${fallback}`);
     return fallback;
   };
-  let tmux: TmuxOption = 'auto';
+  let tmux: TmuxOption | undefined;
   if (input.tmux !== undefined) {
     if (typeof input.tmux === 'boolean' || input.tmux === 'auto') tmux = input.tmux;
-    else problems.push('option "tmux" must be true, false or "auto"; using "auto"');
+    else
+      problems.push(
+        'option "tmux" must be true, false or "auto"; the tmux.enabled setting decides',
+      );
   }
   let home: string | undefined;
   if (input.home !== undefined) {

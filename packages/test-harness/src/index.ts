@@ -4,11 +4,37 @@
  * Every export is listed by name; adding a name here makes it public API.
  */
 
+// agent CLIs driven against the mock model server
+export type {
+  AgentCliEnvironment,
+  AgentCliEnvironmentOptions,
+  AgentCliLocation,
+  AgentCliMcpServer,
+  AgentCliName,
+  AgentCliRun,
+  FindAgentCliOptions,
+  FoundAgentCli,
+  MissingAgentCli,
+  RunAgentCliOptions,
+} from './agent-cli/index.js';
+export {
+  AGENT_CLI_NAMES,
+  AGENT_CLI_PACKAGES,
+  createAgentCliEnvironment,
+  describeAgentCliRun,
+  findAgentCli,
+  killRunningAgentClis,
+  REQUIRE_PROGRAMS_ENV,
+  runAgentCli,
+} from './agent-cli/index.js';
 // mock model server
 export type {
   ChatCompletionRequestBody,
   ChatMessage,
   ChatToolCall,
+  MarkerScriptOptions,
+  MockApiFlavour,
+  MockConversationItem,
   MockModelRequest,
   MockModelScript,
   MockModelServer,
@@ -16,14 +42,19 @@ export type {
   MockScriptStep,
   MockToolCall,
   MockTurn,
+  MockTurnError,
   MockTurnResolver,
   ToolResultMessage,
 } from './mock-model-server/index.js';
 export {
+  createMarkerScript,
   findLastToolResult,
   findLastUserText,
   findToolResults,
+  findUserTexts,
   messageText,
+  readConversation,
+  requestsWithMarker,
   startMockModelServer,
 } from './mock-model-server/index.js';
 // scripted agents

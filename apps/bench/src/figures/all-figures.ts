@@ -5,6 +5,7 @@ import { pollFigure } from './poll.js';
 import { readyFigure } from './ready.js';
 import { sendFigure } from './send.js';
 import { sendConcurrentFigure } from './send-concurrent.js';
+import { uiLatencyFigure } from './ui-latency.js';
 import { watchFigure } from './watch.js';
 
 /** Every figure, in the order the table shows them. */
@@ -16,4 +17,5 @@ export const ALL_FIGURES: readonly FigureDefinition[] = [
   watchFigure,
   readyFigure,
   cliStartFigure,
+  uiLatencyFigure,
 ];

@@ -21,6 +21,12 @@ function workspaceRoot(): string | undefined {
   }
 }
 
+/** The built `team` bin of this workspace, or `undefined` when it is not built. */
+export function teamCliBin(): string | undefined {
+  const root = workspaceRoot();
+  return root === undefined ? undefined : teamBin(root);
+}
+
 function teamBin(root: string): string | undefined {
   const manifestPath = path.join(root, 'apps', 'team-cli', 'package.json');
   if (!existsSync(manifestPath)) return undefined;

@@ -1,5 +1,7 @@
-import type { RuntimeState, TeamRuntime, TmuxRunner } from '@teamkit/team-core';
+import type { RuntimeState, SettingsValues, TeamRuntime, TmuxRunner } from '@teamkit/team-core';
+import { loadCliSettings } from '../cli-settings.js';
 import { createProcessHost, type ProcessHost } from '../process-host/index.js';
+import { TEAM_COMMAND_VOCABULARY } from '../team-command-vocabulary.js';
 
 /** Options for {@link openProcessRuntime}. */
 export interface OpenProcessRuntimeOptions {
@@ -12,6 +14,8 @@ export interface OpenProcessRuntimeOptions {
   resumeOnStart?: boolean;
   /** A run whose recorded tmux layout should be reachable (to close its panes). */
   state?: RuntimeState;
+  /** Settings already loaded by the command; read from the config when absent. */
+  settings?: SettingsValues;
 }
 
 /** Where a run's members were given tmux panes (written by the process host in tmux mode). */
@@ -42,10 +46,11 @@ function socketOptions(socket: string | undefined): { socketPath?: string; socke
   return socket.includes('/') ? { socketPath: socket } : { socketName: socket };
 }
 
-/** The runtime over the process host, as the `team` commands use it. */
+/** The runtime over the process host, as the `team` commands use it, and the settings it runs by. */
 export async function openProcessRuntime(
   options: OpenProcessRuntimeOptions,
-): Promise<{ runtime: TeamRuntime; host: ProcessHost }> {
+): Promise<{ runtime: TeamRuntime; host: ProcessHost; settings: SettingsValues }> {
+  const settings = options.settings ?? (await loadCliSettings(options, options.project));
   const { createTeamRuntime, createTmuxRunner } = await import('@teamkit/team-core');
   let runner: TmuxRunner | undefined;
   let callerPaneId = options.env.TMUX_PANE || undefined;
@@ -76,7 +81,8 @@ export async function openProcessRuntime(
     home: options.home,
     host,
     env: options.env,
-    channel: 'cli',
+    vocabulary: TEAM_COMMAND_VOCABULARY,
+    settings,
     resumeOnStart: options.resumeOnStart ?? false,
     ...(options.project === undefined ? {} : { project: options.project }),
     ...(runner === undefined || options.state?.tmuxLayout === undefined
@@ -88,5 +94,5 @@ export async function openProcessRuntime(
           },
         }),
   });
-  return { runtime, host };
+  return { runtime, host, settings };
 }

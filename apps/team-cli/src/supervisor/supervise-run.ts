@@ -1,11 +1,14 @@
 import {
   createTaskList,
+  findLead,
   isTeamkitError,
+  type LockOptions,
   type MemberStatus,
   readRunState,
   type TeamRuntime,
   transitionMember,
   updateRunState,
+  WRITABLE_RUN_STATUSES,
 } from '@teamkit/team-core';
 import { readWaitingMarker } from '../process-host/index.js';
 
@@ -18,6 +21,10 @@ export interface SuperviseRunOptions {
   signal?: AbortSignal;
   /** Called after every pass, e.g. to redraw a dashboard. */
   onPass?: () => Promise<void> | void;
+  /** Lock tuning for the supervisor's own state writes (the `lock.timeoutMs` setting). */
+  lock?: LockOptions;
+  /** Where the supervisor says what it could not do; default standard error (its log file). */
+  log?: (line: string) => void;
 }
 
 /** Why {@link superviseRun} returned. */
@@ -37,7 +44,10 @@ export async function superviseRun(options: SuperviseRunOptions): Promise<Superv
   const intervalMs = options.intervalMs ?? 300;
   for (;;) {
     if (options.signal?.aborted) return 'aborted';
-    const outcome = await superviseOnce(runtime, runId);
+    const outcome = await superviseOnce(runtime, runId, {
+      ...(options.lock === undefined ? {} : { lock: options.lock }),
+      ...(options.log === undefined ? {} : { log: options.log }),
+    });
     await options.onPass?.();
     if (outcome !== undefined) return outcome;
     await new Promise<void>((resolve) => {
@@ -54,12 +64,19 @@ export async function superviseRun(options: SuperviseRunOptions): Promise<Superv
   }
 }
 
+/** The seams of one supervisor pass. */
+export interface SupervisePassOptions {
+  lock?: LockOptions;
+  log?: (line: string) => void;
+}
+
 async function setStatusIf(
   home: string,
   runId: string,
   member: string,
   from: MemberStatus,
   to: MemberStatus,
+  lock: LockOptions | undefined,
 ): Promise<void> {
   try {
     await updateRunState(
@@ -73,7 +90,7 @@ async function setStatusIf(
         }
         return draft;
       },
-      { actor: 'supervisor' },
+      { actor: 'supervisor', ...(lock === undefined ? {} : { lock }) },
     );
   } catch (error) {
     // A member that wakes while the bound is full keeps working; it stays idle on paper.
@@ -85,12 +102,15 @@ async function setStatusIf(
 export async function superviseOnce(
   runtime: TeamRuntime,
   runId: string,
+  pass: SupervisePassOptions = {},
 ): Promise<SuperviseOutcome | undefined> {
   const home = runtime.home;
-  const state = await readRunState(home, runId);
-  if (state.status === 'deleted' || state.status === 'failed' || state.status === 'deleting')
-    return 'stopped';
-  const lead = state.members.find((member) => member.isLead);
+  const { lock } = pass;
+  const log = pass.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const stateOptions = { actor: 'supervisor', ...(lock === undefined ? {} : { lock }) };
+  const state = await readRunState(home, runId, stateOptions);
+  if (!WRITABLE_RUN_STATUSES.includes(state.status)) return 'stopped';
+  const lead = findLead(state);
   let leadGone = lead?.sessionId === undefined;
   for (const member of state.members) {
     if (member.sessionId === undefined || member.sessionId === state.leadSessionId) continue;
@@ -100,28 +120,61 @@ export async function superviseOnce(
         leadGone = true;
         continue;
       }
-      await transitionMember(home, runId, member.name, 'errored', {
-        actor: 'supervisor',
-        reason: 'the member process exited without an approved shutdown',
-      }).catch(() => {});
-      if (lead !== undefined)
-        await createTaskList({ home, runId })
-          .releaseTasksOf(lead.name, member.name)
-          .catch(() => []);
+      // The state read above may predate the member's last act: a member that approved its
+      // shutdown and exited meanwhile is done, not dead. Judge by the state as it is now.
+      const now = (await readRunState(home, runId, stateOptions)).members.find(
+        (candidate) => candidate.name === member.name,
+      );
+      if (now === undefined || !WORKING.includes(now.status)) continue;
+      await markErrored(home, runId, member.name, stateOptions, log);
+      if (lead !== undefined) {
+        try {
+          await createTaskList({
+            home,
+            runId,
+            ...(lock === undefined ? {} : { lock }),
+          }).releaseTasksOf(lead.name, member.name);
+        } catch (error) {
+          log(`supervisor: could not release the tasks of ${member.name}: ${messageOf(error)}`);
+        }
+      }
       continue;
     }
     if (member.isLead) continue;
     const waiting = (await readWaitingMarker(home, runId, member.name)) !== undefined;
     if (member.status === 'running' && waiting)
-      await setStatusIf(home, runId, member.name, 'running', 'idle');
+      await setStatusIf(home, runId, member.name, 'running', 'idle', lock);
     else if (member.status === 'idle' && !waiting)
-      await setStatusIf(home, runId, member.name, 'idle', 'running');
+      await setStatusIf(home, runId, member.name, 'idle', 'running', lock);
   }
   await runtime.reconcile(runId);
   await runtime.spawnWaitingMembers(runId);
-  const after = await readRunState(home, runId);
+  const after = await readRunState(home, runId, stateOptions);
   const othersDone = after.members.every(
     (member) => member.isLead || member.status === 'terminated' || member.status === 'errored',
   );
   return othersDone && leadGone ? 'finished' : undefined;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function markErrored(
+  home: string,
+  runId: string,
+  member: string,
+  options: { actor: string; lock?: LockOptions },
+  log: (line: string) => void,
+): Promise<void> {
+  try {
+    await transitionMember(home, runId, member, 'errored', {
+      ...options,
+      reason: 'the member process exited without an approved shutdown',
+    });
+  } catch (error) {
+    // A member that meanwhile finished (terminated) cannot become errored; that is fine.
+    if (isTeamkitError(error, 'INVALID_TRANSITION')) return;
+    log(`supervisor: could not mark ${member} errored: ${messageOf(error)}`);
+  }
 }

@@ -1,6 +1,6 @@
 import { type ToolDefinition, tool } from '@opencode-ai/plugin';
 import type { PluginContext } from '../plugin-context.js';
-import { answer, requireCaller, requireLead } from './tool-support.js';
+import { answer, refuseUnlessLead, requireCaller } from './tool-support.js';
 
 const z = tool.schema;
 
@@ -17,7 +17,7 @@ export function createShutdownTools(ctx: PluginContext): Record<string, ToolDefi
       execute: (args, context) =>
         answer(context, async () => {
           const caller = await requireCaller(ctx, context.sessionID);
-          requireLead(caller, `ask ${args.member} to shut down`);
+          refuseUnlessLead(caller, `ask ${args.member} to shut down`);
           await (await ctx.runtime()).requestShutdown(caller.runId, args.member, args.reason);
           return {
             output: `shutdown requested from ${args.member}`,

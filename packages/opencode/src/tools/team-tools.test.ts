@@ -81,7 +81,9 @@ describe('team_create', () => {
 
   it('names an unknown team with the known ones', async () => {
     const output = await callTool(hooks, 'team_create', { team: 'nope' }, LEAD);
-    expect(output).toMatch(/^error TEAM_NOT_FOUND: No team "nope" \(known teams: .*pair/);
+    expect(output).toMatch(
+      /^error TEAM_NOT_FOUND: No team "nope" \(enabled teams: .*pair.*; built-in teams: /,
+    );
   });
 });
 
@@ -189,6 +191,26 @@ describe('mail and tasks', () => {
       join(fixture.home, 'runtime', runId, 'inboxes', 'lead', 'processed'),
     );
     expect(processed).toHaveLength(1);
+  });
+
+  it('delivers a lead’s mail from its newest run once the old run is deleted', async () => {
+    const first = await startTeam();
+    expect(await callTool(hooks, 'team_delete', {}, LEAD)).toMatch(/ deleted\nstopped: writer$/);
+    const second = await startTeam();
+    expect(second.runId).not.toBe(first.runId);
+    client.setBusy(LEAD, true);
+    const sent = await callTool(
+      hooks,
+      'team_send_message',
+      { to: 'lead', message: 'report from the new run' },
+      second.writer,
+    );
+    const messageId = /^message (\S+) sent to lead$/.exec(sent)?.[1] ?? '';
+    client.setBusy(LEAD, false);
+    await hooks.event?.({
+      event: { type: 'session.idle', properties: { sessionID: LEAD } } as never,
+    });
+    await vi.waitFor(() => expect(client.received(LEAD).join('\n')).toContain(messageId));
   });
 
   it('runs the shutdown protocol and ends the run', async () => {

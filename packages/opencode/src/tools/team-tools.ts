@@ -1,6 +1,7 @@
 import { type ToolDefinition, tool } from '@opencode-ai/plugin';
+import { requireLead } from '@teamkit/team-core';
 import type { Caller, PluginContext } from '../plugin-context.js';
-import { answer, requireCaller, requireLead, ToolRefusal, taskLine } from './tool-support.js';
+import { answer, refuseUnlessLead, requireCaller, ToolRefusal, taskLine } from './tool-support.js';
 
 const z = tool.schema;
 
@@ -54,7 +55,7 @@ export function createTeamTools(ctx: PluginContext): Record<string, ToolDefiniti
           if (existing !== undefined && !existing.isLead) {
             throw new ToolRefusal(
               'PERMISSION_DENIED',
-              `You are ${existing.member} in run ${existing.runId}; members cannot create nested teams. Ask the lead (${existing.lead}) instead.`,
+              `You are ${existing.member} in run ${existing.runId}; members cannot create nested teams. Ask the lead${existing.lead === undefined ? '' : ` (${existing.lead})`} instead.`,
             );
           }
           if (existing !== undefined) {
@@ -79,7 +80,7 @@ export function createTeamTools(ctx: PluginContext): Record<string, ToolDefiniti
             leadSessionId: context.sessionID,
             ...(ctx.options.worktrees ? { repo: ctx.project } : {}),
           });
-          const lead = result.state.members.find((member) => member.isLead)?.name ?? '';
+          const lead = requireLead(result.state).name;
           const lines = [
             `run ${result.runId} started: team ${result.state.teamName}, you lead as ${lead}`,
             `started: ${result.spawned.length > 0 ? result.spawned.join(', ') : 'none'}`,
@@ -164,14 +165,18 @@ export function createTeamTools(ctx: PluginContext): Record<string, ToolDefiniti
         force: z
           .boolean()
           .optional()
-          .describe('Also remove member worktrees that hold unsaved work.'),
+          .describe(
+            'Also remove member worktrees that hold unsaved work, and go on past failing steps (listed in the answer).',
+          ),
       },
       execute: (args, context) =>
         answer(context, async () => {
           const caller: Caller = await requireCaller(ctx, context.sessionID);
-          requireLead(caller, 'end the team');
+          refuseUnlessLead(caller, 'end the team');
+          const force = args.force === true;
           const report = await (await ctx.runtime()).stopRun(caller.runId, {
-            force: args.force === true,
+            force,
+            tolerateFailures: force,
           });
           const lines = [`run ${report.runId} ${report.status}`];
           if (report.stopped.length > 0) lines.push(`stopped: ${report.stopped.join(', ')}`);
@@ -181,6 +186,10 @@ export function createTeamTools(ctx: PluginContext): Record<string, ToolDefiniti
             lines.push(`released tasks: ${report.releasedTasks.map((id) => `#${id}`).join(', ')}`);
           for (const kept of report.keptWorktrees)
             lines.push(`kept worktree of ${kept.member}: ${kept.reason}`);
+          for (const problem of report.problems)
+            lines.push(
+              `problem ${problem.step}${problem.member === undefined ? '' : ` ${problem.member}`}: ${problem.code} ${problem.message}`,
+            );
           return {
             output: lines.join('\n'),
             metadata: { runId: report.runId, status: report.status },

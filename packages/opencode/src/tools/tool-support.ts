@@ -59,10 +59,11 @@ export async function requireCaller(ctx: PluginContext, sessionId: string): Prom
   return caller;
 }
 
-/** Refuses members other than the lead. */
-export function requireLead(caller: Caller, operation: string): void {
+/** Refuses callers other than the run's lead. */
+export function refuseUnlessLead(caller: Caller, operation: string): void {
   if (!caller.isLead) {
-    throw new ToolRefusal('NOT_LEAD', `Only the lead (${caller.lead}) may ${operation}.`);
+    const lead = caller.lead === undefined ? '' : ` (${caller.lead})`;
+    throw new ToolRefusal('NOT_LEAD', `Only the lead${lead} may ${operation}.`);
   }
 }
 

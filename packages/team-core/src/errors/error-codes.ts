@@ -36,6 +36,10 @@ export const TEAMKIT_ERROR_CODES = {
     description: 'A file that must be created fresh already exists.',
   },
   IO_ERROR: { kind: 'internal', description: 'The filesystem refused an operation.' },
+  REVISION_CONFLICT: {
+    kind: 'conflict',
+    description: 'A stored value changed since it was read; the write was refused.',
+  },
 
   RUN_NOT_FOUND: { kind: 'not_found', description: 'No team run with that id exists.' },
   RUN_NOT_ACTIVE: {
@@ -107,6 +111,25 @@ export const TEAMKIT_ERROR_CODES = {
   IDENTITY_MISMATCH: {
     kind: 'refused',
     description: 'The caller claimed an identity other than the one its host assigned.',
+  },
+
+  CLAUDE_TEAM_NOT_FOUND: {
+    kind: 'not_found',
+    description: 'No Claude Code team with that name is in the Claude Code config folder.',
+  },
+  CLAUDE_TEAM_NOT_LIVE: {
+    kind: 'refused',
+    description: "The Claude Code team's lead is not running, so nothing would read the write.",
+  },
+  BROADCAST_UNSUPPORTED: {
+    kind: 'refused',
+    description:
+      'The target takes no broadcast (Claude Code teams refuse `*`); send to each member.',
+  },
+  WRITE_NOT_VERIFIED: {
+    kind: 'internal',
+    description:
+      'A write was made but reading it back did not show it; another writer may have replaced the file.',
   },
 } as const satisfies Record<string, { kind: TeamkitErrorKind; description: string }>;
 

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError, TeamkitError } from '../errors/index.js';
-import { createFileStore, readRunEvents, type TeamkitStore } from '../storage/index.js';
+import { createPathStore, type PathStore, readRunEvents } from '../storage/index.js';
 import { createRunFixture, type RunFixture } from '../test-support/run-fixture.js';
 import { createMailbox } from './create-mailbox.js';
 
@@ -15,12 +15,12 @@ afterEach(async () => {
 
 /** The file store, with `fault` thrown by the calls `failing` picks. */
 function faultyStore(
-  failing: (method: keyof TeamkitStore, target: string) => boolean,
+  failing: (method: keyof PathStore, target: string) => boolean,
   fault: () => Error,
-): TeamkitStore {
-  const store = createFileStore();
+): PathStore {
+  const store = createPathStore();
   return new Proxy(store, {
-    get(target, method: keyof TeamkitStore) {
+    get(target, method: keyof PathStore) {
       const original = target[method];
       if (typeof original !== 'function') return original;
       return (first: string, ...rest: unknown[]) => {
@@ -59,7 +59,7 @@ describe('a broadcast whose write fails for one recipient', () => {
     ]);
     expect(await unreadIds('writer')).toEqual([`${sent.messageId}.json`]);
     expect(await unreadIds('writer-2')).toEqual([]);
-    const { events } = await readRunEvents(createFileStore(), fixture.paths.events);
+    const { events } = await readRunEvents(createPathStore(), fixture.paths.events);
     expect(events).toEqual([
       expect.objectContaining({
         type: 'message.sent',
@@ -73,8 +73,8 @@ describe('a broadcast whose write fails for one recipient', () => {
   });
 
   it('reports a copy that the store made visible before failing as delivered, and logs it', async () => {
-    const store = createFileStore();
-    const losingLocks: TeamkitStore = {
+    const store = createPathStore();
+    const losingLocks: PathStore = {
       ...store,
       async withLock(file, fn, options) {
         const result = await store.withLock(file, fn, options);
@@ -88,7 +88,7 @@ describe('a broadcast whose write fails for one recipient', () => {
     const sent = await mailbox.sendMessage({ from: 'lead', to: '*', body: 'hello all' });
     expect(sent).toMatchObject({ delivered: ['writer', 'writer-2'], refused: [] });
     expect(await unreadIds('writer-2')).toEqual([`${sent.messageId}.json`]);
-    const { events } = await readRunEvents(createFileStore(), fixture.paths.events);
+    const { events } = await readRunEvents(createPathStore(), fixture.paths.events);
     expect(events.at(-1)?.data).toMatchObject({ delivered: ['writer', 'writer-2'] });
   });
 

@@ -6,8 +6,8 @@ import { NAME_PATTERN } from '../schema/index.js';
 import { withIoErrors } from '../state/io-error.js';
 import {
   createMarkerFile,
+  type FileLock,
   fsyncDirectory,
-  type HeldLock,
   stageFile,
   touchFile,
 } from '../storage/index.js';
@@ -132,7 +132,7 @@ export function createInboxStore(run: RunContext): InboxStore {
     return inbox;
   }
 
-  const withInboxLock = <T>(member: string, fn: (lock: HeldLock) => Promise<T>) =>
+  const withInboxLock = <T>(member: string, fn: (lock: FileLock) => Promise<T>) =>
     store.withLock(
       inboxOf(member),
       async (lock) => {
@@ -165,7 +165,7 @@ export function createInboxStore(run: RunContext): InboxStore {
     addMessage(member, messageId, text, admit) {
       const inbox = inboxOf(member);
       const bytes = Buffer.byteLength(text);
-      return withIoErrors(`Storing message ${messageId} in ${member}'s inbox`, async () => {
+      return withIoErrors(`store message ${messageId} in`, inbox, async () => {
         const staged = await stageFile(inbox, text);
         try {
           await withInboxLock(member, async () => {
@@ -201,7 +201,7 @@ export function createInboxStore(run: RunContext): InboxStore {
       const inbox = inboxOf(member);
       const outcome: MessageMoveOutcome = { moved: [], missing: [] };
       if (messageIds.length === 0) return Promise.resolve(outcome);
-      return withIoErrors(`Moving messages in ${member}'s inbox`, async () => {
+      return withIoErrors('move messages in', inbox, async () => {
         if (to === 'processed') await store.ensureDir(path.join(inbox, 'processed'));
         await withInboxLock(member, async () => {
           await changingInbox(inbox);
@@ -236,7 +236,7 @@ export function createInboxStore(run: RunContext): InboxStore {
 
     listMessageIds(member, state) {
       const idOf = state === 'unread' ? unreadIdOf : reservedIdOf;
-      return withIoErrors(`Listing ${member}'s inbox`, async () => {
+      return withIoErrors('list', inboxOf(member), async () => {
         const ids: string[] = [];
         for (const name of await listNames(member)) {
           const id = idOf(name);
@@ -248,7 +248,7 @@ export function createInboxStore(run: RunContext): InboxStore {
 
     listReservations(member) {
       const inbox = inboxOf(member);
-      return withIoErrors(`Listing ${member}'s inbox`, async () => {
+      return withIoErrors('list', inboxOf(member), async () => {
         const reservations: Reservation[] = [];
         for (const name of await listNames(member)) {
           const id = reservedIdOf(name);
@@ -262,7 +262,7 @@ export function createInboxStore(run: RunContext): InboxStore {
 
     readMessage(member, messageId, state) {
       const where = inboxes.whereIs(member, messageId, state);
-      return withIoErrors(`Reading ${where}`, async () => {
+      return withIoErrors('read', where, async () => {
         const text = await store.readText(where);
         return text === undefined ? undefined : { text, where };
       });
@@ -270,7 +270,7 @@ export function createInboxStore(run: RunContext): InboxStore {
 
     messageState(member, messageId) {
       const files = messageFiles(inboxOf(member), messageId);
-      return withIoErrors(`Reading ${member}'s inbox`, async () => {
+      return withIoErrors('read', inboxOf(member), async () => {
         for (const state of ['unread', 'reserved', 'processed'] as const) {
           if (await exists(files[state])) return state;
         }
@@ -279,7 +279,7 @@ export function createInboxStore(run: RunContext): InboxStore {
     },
 
     listInboxOwners() {
-      return withIoErrors(`Listing ${paths.inboxes}`, async () =>
+      return withIoErrors('list', paths.inboxes, async () =>
         (await store.list(paths.inboxes)).filter((name) => NAME_PATTERN.test(name)),
       );
     },
@@ -288,7 +288,7 @@ export function createInboxStore(run: RunContext): InboxStore {
       const inbox = inboxOf(member);
       // Temp files get their mtime from the OS clock, not the run's injected one.
       const cutoff = Date.now() - olderThanMs;
-      return withIoErrors(`Cleaning ${member}'s inbox`, async () => {
+      return withIoErrors('clean', inbox, async () => {
         let removed = 0;
         for (const name of await listNames(member)) {
           if (!name.startsWith(TEMP_PREFIX)) continue;
@@ -304,7 +304,7 @@ export function createInboxStore(run: RunContext): InboxStore {
 
     watchMessages(member, onChange, onError) {
       const inbox = inboxOf(member);
-      return withIoErrors(`Watching ${member}'s inbox`, async () => {
+      return withIoErrors('watch', inbox, async () => {
         await store.ensureDir(inbox);
         // One folder, no recursion: Node's own watcher (inotify on Linux) is enough; the
         // caller's timed listing catches whatever it misses.
@@ -325,11 +325,11 @@ export function createInboxStore(run: RunContext): InboxStore {
 
     messageSlots: {
       isTaken: (slot) =>
-        withIoErrors("Counting the run's messages", () =>
+        withIoErrors('count the messages in', slotFolder, () =>
           exists(path.join(slotFolder, String(slot))),
         ),
       claim: (slot) =>
-        withIoErrors("Counting the run's messages", () =>
+        withIoErrors('count the messages in', slotFolder, () =>
           createMarkerFile(path.join(slotFolder, String(slot))),
         ),
     },

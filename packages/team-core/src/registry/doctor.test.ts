@@ -1,3 +1,4 @@
+import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { doctor, renderDoctorReport } from './doctor.js';
@@ -22,14 +23,19 @@ describe('doctor', () => {
     const project = path.join(root, 'project');
     await writeTree(home, {
       'config.json': configJson([{ id: 'coding-team' }, { path: '@teams/alpha', priority: 3 }], {
-        'lock.staleMs': 20_000,
+        'lock.timeoutMs': 20_000,
       }),
       ...teamPackage('teams/alpha', 'alpha'),
     });
     await writeTree(project, {
       '.teamkit/config.json': configJson(
         [{ path: '@teams/alpha', priority: 1 }, { path: '@teams/broken' }],
-        { 'paths.checks': false, 'tmux.enabled': 'off', 'tmux.colour': 'red' },
+        {
+          'mailbox.broadcast': 'everyone',
+          'paths.checks': false,
+          'tmux.enabled': 'off',
+          'tmux.colour': 'red',
+        },
       ),
       ...teamPackage('.teamkit/teams/alpha', 'alpha', { members: ['chief', 'dev'] }),
       ...teamPackage('.teamkit/teams/broken', 'broken', { lead: 'ghost' }),
@@ -55,12 +61,13 @@ describe('doctor', () => {
     expect(report.skipped.map((s) => [s.entry, s.code])).toEqual([
       ['@teams/broken', 'INVALID_TEAM'],
     ]);
-    expect(report.ignoredRedLine.map((i) => i.key)).toEqual(['paths.checks']);
-    expect(report.unknownKeys.map((u) => u.key)).toEqual(['tmux.colour']);
+    expect(report.ignoredRedLine.map((i) => i.key)).toEqual(['mailbox.broadcast']);
+    expect(report.unknownKeys.map((u) => u.key)).toEqual(['paths.checks', 'tmux.colour']);
     const setting = (key: string) => report.settings.find((s) => s.key === key);
     expect(setting('tmux.enabled')).toMatchObject({ value: 'off', source: 'project' });
-    expect(setting('lock.staleMs')).toMatchObject({ value: 20_000, source: 'global' });
-    expect(setting('paths.checks')).toMatchObject({ value: true, source: 'default' });
+    expect(setting('lock.timeoutMs')).toMatchObject({ value: 20_000, source: 'global' });
+    expect(setting('mailbox.broadcast')).toMatchObject({ value: 'lead-only', source: 'default' });
+    expect(setting('paths.checks')).toBeUndefined();
 
     const text = renderDoctorReport(report);
     const sectionOf = (title: string) => {
@@ -80,9 +87,12 @@ describe('doctor', () => {
       /project "@teams\/broken": \[INVALID_TEAM\] .*lead "ghost"/,
     );
     expect(sectionOf('Settings')).toContain(`tmux.enabled = "off"  (project ${projectFile})`);
-    expect(sectionOf('Settings')).toContain('paths.checks = true  (default)');
-    expect(sectionOf('Ignored red-line settings')).toContain('"paths.checks" = false');
+    expect(sectionOf('Settings')).toContain('mailbox.broadcast = "lead-only"  (default)');
+    expect(sectionOf('Ignored red-line settings')).toContain('"mailbox.broadcast" = "everyone"');
     expect(sectionOf('Unknown setting keys')).toContain(`tmux.colour (project ${projectFile})`);
+    expect(sectionOf('Unknown setting keys')).toContain(
+      `paths.checks (project ${projectFile}): no longer read, path containment checks are always on`,
+    );
     expect(sectionOf('Warnings')).toContain('none');
   });
 
@@ -95,4 +105,34 @@ describe('doctor', () => {
     expect(text).toContain('Project:      (none)');
     expect(text).toContain('Default lead: lead of coding-team (global)');
   });
+
+  it.skipIf(process.platform === 'win32')(
+    'warns about a home, or its runtime folder, that other users can read or write',
+    async () => {
+      const home = path.join(root, 'shared-home');
+      await mkdir(path.join(home, 'runtime'), { recursive: true });
+      await chmod(home, 0o700);
+      await chmod(path.join(home, 'runtime'), 0o700);
+      const before = await snapshotTree(root);
+      expect((await doctor({ home, env: {} })).homeAccess).toEqual([]);
+      expect(renderDoctorReport(await doctor({ home, env: {} }))).toContain(
+        'Home permissions\n  private to you',
+      );
+
+      await chmod(home, 0o755);
+      await chmod(path.join(home, 'runtime'), 0o777);
+      const report = await doctor({ home, env: {} });
+      expect(
+        report.homeAccess.map((finding) => [finding.path, finding.mode, finding.issue]),
+      ).toEqual([
+        [home, '0755', 'readable-by-others'],
+        [path.join(home, 'runtime'), '0777', 'writable-by-others'],
+      ]);
+      expect(report.homeAccess[0]?.message).toContain(`chmod 700 ${home}`);
+      expect(renderDoctorReport(report)).toMatch(/Home permissions\n {2}\[readable-by-others\]/);
+      await chmod(home, 0o700);
+      await chmod(path.join(home, 'runtime'), 0o700);
+      expect(await snapshotTree(root)).toEqual(before);
+    },
+  );
 });

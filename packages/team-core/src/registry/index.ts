@@ -4,13 +4,19 @@ export type { BuiltinTeamId } from './builtin-teams.js';
 export { BUILTIN_TEAM_IDS, builtinTeamFolder, isBuiltinTeamId } from './builtin-teams.js';
 export type { ConfigSourceStatus, LoadedConfigSource } from './config-source-file.js';
 export { CONFIG_FILE_NAME, interpretConfigSource, readConfigSource } from './config-source-file.js';
+export type { ConfigSourcesOptions } from './config-sources.js';
+export { loadSettings, projectConfigPath } from './config-sources.js';
 export type { DoctorReport } from './doctor.js';
 export { createDoctorReport, doctor, renderDoctorReport } from './doctor.js';
 export type { EnsureGlobalConfigOptions } from './ensure-global-config.js';
 export { ensureGlobalConfig } from './ensure-global-config.js';
+export type { HomeAccessFinding } from './home-access.js';
+export { inspectHomeAccess } from './home-access.js';
 export type { MemberIdTransaction } from './member-id-registry.js';
 export { MemberIdRegistry } from './member-id-registry.js';
 export type { RegistryWarning, RegistryWarningTopic } from './registry-warning.js';
+export type { StartableTeam } from './resolve-startable-team.js';
+export { resolveStartableTeam } from './resolve-startable-team.js';
 export type {
   IgnoredRedLineSetting,
   InvalidSettingValue,
@@ -24,7 +30,7 @@ export type {
   SettingsValues,
   UnknownSettingKey,
 } from './settings.js';
-export { resolveSettings, SETTINGS } from './settings.js';
+export { RETIRED_SETTINGS, resolveSettings, SETTINGS } from './settings.js';
 export type {
   DefaultLead,
   EffectiveTeam,
@@ -35,7 +41,7 @@ export type {
   TeamLibrarySource,
   TeamRegistration,
 } from './team-library.js';
-export { loadTeamLibrary, projectConfigPath, resolveTeam, TEAMS_PREFIX } from './team-library.js';
+export { loadTeamLibrary, resolveTeam, TEAMS_PREFIX } from './team-library.js';
 export type { ParsedMember, ParsedTeam } from './team-package.js';
 export {
   AGENT_FILE_SUFFIX,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
-import { resolveSettings, SETTINGS, type SettingKey } from './settings.js';
+import { RETIRED_SETTINGS, resolveSettings, SETTINGS, type SettingKey } from './settings.js';
 import { loadTeamLibrary } from './team-library.js';
 import {
   configJson,
@@ -22,34 +22,35 @@ describe('SETTINGS', () => {
       'mailbox.payloadMaxBytes',
       'mailbox.unreadMaxBytes',
       'mailbox.broadcast',
-      'watch.reconcileIntervalMs',
-      'lock.staleMs',
       'lock.timeoutMs',
       'tmux.enabled',
       'worktree.cleanup',
-      'paths.checks',
       'runs.failedRetentionHours',
     ]) {
       expect(keys).toContain(required);
     }
+    for (const retired of Object.keys(RETIRED_SETTINGS)) expect(keys).not.toContain(retired);
     for (const key of keys) {
       const definition = SETTINGS[key];
       expect(definition.schema.safeParse(definition.default).success, key).toBe(true);
       expect(definition.description, key).toMatch(/^[^\n]{10,120}$/);
       expect(typeof definition.redLine, key).toBe('boolean');
       expect(definition.type.length, key).toBeGreaterThan(0);
+      expect(definition.readBy.length, key).toBeGreaterThan(0);
     }
   });
 
-  it('matches the settings table in docs/registry.md row for row', async () => {
+  it('matches the settings table in docs/registry.md row for row, and lists every retired key', async () => {
     const docs = await readFile(new URL('../../../../docs/registry.md', import.meta.url), 'utf8');
     const section = docs.slice(docs.indexOf('\n## Settings\n'), docs.indexOf('\n## Doctor\n'));
+    // The first table lists the settings; a later one lists retired keys.
+    const firstTable = section.slice(0, section.indexOf('\n\n', section.indexOf('\n| key')));
     const cells = (line: string) =>
       line
         .split('|')
         .slice(1, -1)
         .map((cell) => cell.trim());
-    const rows = section
+    const rows = firstTable
       .split('\n')
       .filter((line) => /^\| `[a-z]+\.[A-Za-z]+` +\|/.test(line))
       .map(cells);
@@ -62,9 +63,11 @@ describe('SETTINGS', () => {
           `\`${JSON.stringify(definition.default)}\``,
           definition.redLine ? 'yes' : 'no',
           definition.description,
+          definition.readBy,
         ];
       }),
     );
+    for (const key of Object.keys(RETIRED_SETTINGS)) expect(section).toContain(`| \`${key}\``);
   });
 });
 
@@ -80,29 +83,28 @@ describe('resolveSettings', () => {
     const { values } = resolveSettings([]);
     expectTypeOf(values['tmux.enabled']).toEqualTypeOf<'auto' | 'on' | 'off'>();
     expectTypeOf(values['mailbox.broadcast']).toEqualTypeOf<'lead-only' | 'everyone'>();
-    expectTypeOf(values['paths.checks']).toEqualTypeOf<boolean>();
-    expectTypeOf(values['lock.staleMs']).toEqualTypeOf<number>();
-    expect(values['lock.staleMs']).toBe(10_000);
+    expectTypeOf(values['lock.timeoutMs']).toEqualTypeOf<number>();
+    expect(values['lock.timeoutMs']).toBe(15_000);
   });
 
   it('layers defaults < global < project, in that order whatever the input order', () => {
     const resolved = resolveSettings([
-      { scope: 'project', file: PROJECT, settings: { 'lock.staleMs': 30_000 } },
+      { scope: 'project', file: PROJECT, settings: { 'lock.timeoutMs': 30_000 } },
       {
         scope: 'global',
         file: GLOBAL,
-        settings: { 'lock.staleMs': 20_000, 'lock.timeoutMs': 1_000 },
+        settings: { 'lock.timeoutMs': 20_000, 'runs.failedRetentionHours': 1 },
       },
     ]);
-    expect(resolved.values['lock.staleMs']).toBe(30_000);
-    expect(resolved.values['lock.timeoutMs']).toBe(1_000);
-    expect(sourceOf(resolved, 'lock.staleMs')).toEqual({
-      key: 'lock.staleMs',
+    expect(resolved.values['lock.timeoutMs']).toBe(30_000);
+    expect(resolved.values['runs.failedRetentionHours']).toBe(1);
+    expect(sourceOf(resolved, 'lock.timeoutMs')).toEqual({
+      key: 'lock.timeoutMs',
       value: 30_000,
       source: 'project',
       file: PROJECT,
     });
-    expect(sourceOf(resolved, 'lock.timeoutMs')?.source).toBe('global');
+    expect(sourceOf(resolved, 'runs.failedRetentionHours')?.source).toBe('global');
     expect(sourceOf(resolved, 'tmux.enabled')?.source).toBe('default');
   });
 
@@ -124,14 +126,14 @@ describe('resolveSettings', () => {
       {
         scope: 'project',
         file: PROJECT,
-        settings: { 'mailbox.broadcast': 'everyone', 'paths.checks': false },
+        settings: { 'mailbox.broadcast': 'everyone', 'mailbox.payloadMaxBytes': 65_536 },
       },
     ]);
     expect(project.values['mailbox.broadcast']).toBe('lead-only');
-    expect(project.values['paths.checks']).toBe(true);
+    expect(project.values['mailbox.payloadMaxBytes']).toBe(32_768);
     expect(project.ignoredRedLine.map((item) => [item.key, item.value, item.file])).toEqual([
       ['mailbox.broadcast', 'everyone', PROJECT],
-      ['paths.checks', false, PROJECT],
+      ['mailbox.payloadMaxBytes', 65_536, PROJECT],
     ]);
     expect(project.ignoredRedLine[0]?.message).toBe(
       `project setting "mailbox.broadcast" = "everyone" in ${PROJECT} was ignored: it loosens a guard, which only the global config may do.`,
@@ -140,11 +142,11 @@ describe('resolveSettings', () => {
       {
         scope: 'global',
         file: GLOBAL,
-        settings: { 'mailbox.broadcast': 'everyone', 'paths.checks': false },
+        settings: { 'mailbox.broadcast': 'everyone', 'mailbox.payloadMaxBytes': 65_536 },
       },
     ]);
     expect(global.values['mailbox.broadcast']).toBe('everyone');
-    expect(global.values['paths.checks']).toBe(false);
+    expect(global.values['mailbox.payloadMaxBytes']).toBe(65_536);
     expect(global.ignoredRedLine).toEqual([]);
   });
 
@@ -180,16 +182,55 @@ describe('resolveSettings', () => {
     expect(Object.keys(resolved.values)).toEqual(Object.keys(SETTINGS));
   });
 
+  it('reports a retired key with why it is no longer read, and never applies it', () => {
+    const resolved = resolveSettings([
+      {
+        scope: 'global',
+        file: GLOBAL,
+        settings: {
+          'paths.checks': false,
+          lock: { staleMs: 2_000 },
+          watch: { reconcileIntervalMs: 5 },
+        },
+      },
+    ]);
+    expect(resolved.unknownKeys).toEqual([
+      {
+        key: 'paths.checks',
+        scope: 'global',
+        file: GLOBAL,
+        retired: RETIRED_SETTINGS['paths.checks'],
+      },
+      {
+        key: 'lock.staleMs',
+        scope: 'global',
+        file: GLOBAL,
+        retired: RETIRED_SETTINGS['lock.staleMs'],
+      },
+      {
+        key: 'watch.reconcileIntervalMs',
+        scope: 'global',
+        file: GLOBAL,
+        retired: RETIRED_SETTINGS['watch.reconcileIntervalMs'],
+      },
+    ]);
+    expect(Object.keys(resolved.values)).toEqual(Object.keys(SETTINGS));
+  });
+
   it('reports a value of the wrong type and keeps the lower layer', () => {
     const resolved = resolveSettings([
-      { scope: 'global', file: GLOBAL, settings: { 'lock.staleMs': 20_000 } },
-      { scope: 'project', file: PROJECT, settings: { 'lock.staleMs': '5s', 'tmux.enabled': true } },
+      { scope: 'global', file: GLOBAL, settings: { 'lock.timeoutMs': 20_000 } },
+      {
+        scope: 'project',
+        file: PROJECT,
+        settings: { 'lock.timeoutMs': '5s', 'tmux.enabled': true },
+      },
     ]);
-    expect(resolved.values['lock.staleMs']).toBe(20_000);
+    expect(resolved.values['lock.timeoutMs']).toBe(20_000);
     expect(resolved.values['tmux.enabled']).toBe('auto');
-    expect(resolved.invalid.map((item) => item.key)).toEqual(['lock.staleMs', 'tmux.enabled']);
+    expect(resolved.invalid.map((item) => item.key)).toEqual(['lock.timeoutMs', 'tmux.enabled']);
     expect(resolved.invalid[0]?.message).toContain(
-      'must be integer 2000–3600000; got "5s". The global value stays.',
+      'must be integer 0–600000; got "5s". The global value stays.',
     );
   });
 });
@@ -211,7 +252,7 @@ describe('settings through loadTeamLibrary', () => {
     await writeTree(project, {
       '.teamkit/config.json': configJson([], {
         mailbox: { broadcast: 'everyone' },
-        'watch.reconcileIntervalMs': 1_000,
+        'lock.timeoutMs': 1_000,
         'surprise.key': 1,
       }),
     });
@@ -219,7 +260,7 @@ describe('settings through loadTeamLibrary', () => {
     const library = await loadTeamLibrary({ home, project, env: {} });
     const projectFile = path.join(project, '.teamkit', 'config.json');
     expect(library.settings.values['mailbox.broadcast']).toBe('lead-only');
-    expect(library.settings.values['watch.reconcileIntervalMs']).toBe(1_000);
+    expect(library.settings.values['lock.timeoutMs']).toBe(1_000);
     expect(library.settings.values['runs.failedRetentionHours']).toBe(24);
     expect(library.settings.ignoredRedLine.map((item) => [item.key, item.file])).toEqual([
       ['mailbox.broadcast', projectFile],

@@ -21,6 +21,8 @@ export interface SettingDefinition<T> {
    * it compared with `current`. Without it, every project value of a red-line key is ignored.
    */
   loosens?: (value: T, current: T) => boolean;
+  /** Where the value is read, as shown in docs: every setting is consumed somewhere. */
+  readBy: string;
 }
 
 function defineSetting<T>(
@@ -41,6 +43,7 @@ export const SETTINGS = {
     type: 'integer 256–16777216',
     default: 32 * 1024,
     description: 'Largest message body, in bytes, a member may send.',
+    readBy: 'run start: the run policy takes the smaller of this and the team policy',
     redLine: true,
     loosens: (value, current) => value > current,
   }),
@@ -49,6 +52,7 @@ export const SETTINGS = {
     type: 'integer 1024–268435456',
     default: 256 * 1024,
     description: 'Unread bytes an inbox may hold before senders get backpressure.',
+    readBy: 'run start: the run policy takes the smaller of this and the team policy',
     redLine: true,
     loosens: (value, current) => value > current,
   }),
@@ -57,28 +61,16 @@ export const SETTINGS = {
     type: 'one of lead-only, everyone',
     default: 'lead-only',
     description: 'Who may broadcast to the whole team: the lead only, or every member.',
+    readBy: 'run start: lead-only here or in the team policy wins',
     redLine: true,
     loosens: (value, current) => value === 'everyone' && current !== 'everyone',
-  }),
-  'watch.reconcileIntervalMs': defineSetting({
-    schema: integer(100, 600_000),
-    type: 'integer 100–600000',
-    default: 2_000,
-    description: 'How often watchers re-scan folders to catch events the file watcher lost.',
-    redLine: false,
-  }),
-  'lock.staleMs': defineSetting({
-    schema: integer(2_000, 3_600_000),
-    type: 'integer 2000–3600000',
-    default: 10_000,
-    description: 'How long a lock holder may miss its heartbeat before the lock is taken over.',
-    redLine: false,
   }),
   'lock.timeoutMs': defineSetting({
     schema: integer(0, 600_000),
     type: 'integer 0–600000',
     default: 15_000,
     description: 'How long to wait for a lock before failing with LOCK_TIMEOUT.',
+    readBy: 'the runtime, its supervisor, and the member commands of `team`',
     redLine: false,
   }),
   'tmux.enabled': defineSetting({
@@ -86,6 +78,7 @@ export const SETTINGS = {
     type: 'one of auto, on, off',
     default: 'auto',
     description: 'Show members in tmux panes: auto (only inside tmux), always, or never.',
+    readBy: '`team run start`; the OpenCode plugin unless its `tmux` option is set',
     redLine: false,
   }),
   'worktree.cleanup': defineSetting({
@@ -93,24 +86,30 @@ export const SETTINGS = {
     type: 'one of keep, remove-clean',
     default: 'remove-clean',
     description: 'After a run: keep member worktrees, or remove those with no unsaved work.',
+    readBy: 'run stop (a forced stop removes them anyway)',
     redLine: false,
-  }),
-  'paths.checks': defineSetting({
-    schema: z.boolean(),
-    type: 'boolean',
-    default: true,
-    description: 'Refuse names and paths that escape their folder; turning it off is a red line.',
-    redLine: true,
-    loosens: (value, current) => !value && current,
   }),
   'runs.failedRetentionHours': defineSetting({
     schema: integer(0, 24 * 366),
     type: 'integer 0–8784',
     default: 168,
     description: 'Hours the folder of a failed run is kept for inspection before sweeping.',
+    readBy: '`team run sweep`',
     redLine: false,
   }),
 } as const;
+
+/**
+ * Keys that earlier releases documented but no code read, with why they are gone. A
+ * config that still sets one is told so (as an unknown key with this reason), never obeyed.
+ */
+export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
+  'watch.reconcileIntervalMs':
+    'each watcher keeps its own re-scan period (watchInbox takes reconcileIntervalMs as an option)',
+  'lock.staleMs':
+    'every process sharing a run must judge a lock stale after the same period, which a per-project file cannot promise; embedders pass lock.staleMs as an option',
+  'paths.checks': 'path containment checks are always on',
+};
 
 /** The name of a Teamkit setting. */
 export type SettingKey = keyof typeof SETTINGS;
@@ -144,6 +143,8 @@ export interface UnknownSettingKey {
   key: string;
   scope: RegistryScope;
   file: string;
+  /** For a retired key ({@link RETIRED_SETTINGS}): why it is no longer read. */
+  retired?: string;
 }
 
 /** A value of the wrong type or out of range; the lower layer's value stays. */
@@ -175,6 +176,10 @@ function isSettingKey(key: string): key is SettingKey {
   return Object.hasOwn(SETTINGS, key);
 }
 
+function isRetiredKey(key: string): boolean {
+  return Object.hasOwn(RETIRED_SETTINGS, key);
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -187,7 +192,8 @@ function flattenSettings(
   const flat: Array<[string, unknown]> = [];
   for (const [name, value] of Object.entries(settings)) {
     const key = prefix === '' ? name : `${prefix}.${name}`;
-    if (!isSettingKey(key) && isPlainObject(value)) flat.push(...flattenSettings(value, key));
+    if (!isSettingKey(key) && !isRetiredKey(key) && isPlainObject(value))
+      flat.push(...flattenSettings(value, key));
     else flat.push([key, value]);
   }
   return flat;
@@ -213,7 +219,13 @@ export function resolveSettings(layers: readonly SettingsLayer[]): ResolvedSetti
   for (const layer of ordered) {
     for (const [key, raw] of flattenSettings(layer.settings)) {
       if (!isSettingKey(key)) {
-        unknownKeys.push({ key, scope: layer.scope, file: layer.file });
+        const retired = isRetiredKey(key) ? RETIRED_SETTINGS[key] : undefined;
+        unknownKeys.push({
+          key,
+          scope: layer.scope,
+          file: layer.file,
+          ...(retired === undefined ? {} : { retired }),
+        });
         continue;
       }
       const definition = SETTINGS[key] as SettingDefinition<unknown>;

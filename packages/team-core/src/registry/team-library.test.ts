@@ -51,7 +51,7 @@ describe('loadTeamLibrary: sources', () => {
   it('with a project folder but no project config behaves exactly like global only', async () => {
     await writeTree(home, {
       'config.json': configJson([{ path: '@teams/alpha' }, { id: 'solo', priority: 1 }], {
-        'lock.staleMs': 20_000,
+        'lock.timeoutMs': 20_000,
       }),
       ...teamPackage('teams/alpha', 'alpha'),
     });
@@ -93,13 +93,13 @@ describe('loadTeamLibrary: sources', () => {
         ],
         "settings": {
           // "mailbox.broadcast": "everyone",
-          "watch.reconcileIntervalMs": 500,
+          "lock.timeoutMs": 500,
         },
       }`,
     });
     const library = await load();
     expect(ids(library)).toEqual(['project:solo', 'global:coding-team']);
-    expect(library.settings.values['watch.reconcileIntervalMs']).toBe(500);
+    expect(library.settings.values['lock.timeoutMs']).toBe(500);
     expect(library.settings.values['mailbox.broadcast']).toBe('lead-only');
     expect(library.settings.ignoredRedLine).toEqual([]);
   });

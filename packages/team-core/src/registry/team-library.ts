@@ -3,21 +3,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { isTeamkitError, TeamkitError, type TeamkitErrorCode } from '../errors/index.js';
 import { TeamNameSchema, type TeamSpec } from '../schema/index.js';
-import {
-  assertSafeSegment,
-  resolveContainedRealPath,
-  resolveTeamkitHome,
-} from '../storage/index.js';
+import { assertSafeSegment, resolveContainedRealPath } from '../storage/index.js';
 import { BUILTIN_TEAM_IDS, builtinTeamFolder, isBuiltinTeamId } from './builtin-teams.js';
+import type { ConfigSourceStatus, LoadedConfigSource } from './config-source-file.js';
 import {
-  CONFIG_FILE_NAME,
-  type ConfigSourceStatus,
-  type LoadedConfigSource,
-  readConfigSource,
-} from './config-source-file.js';
+  type ConfigSourcesOptions,
+  readConfigSources,
+  settingsOfSources,
+  settingsWarnings,
+} from './config-sources.js';
 import { MemberIdRegistry } from './member-id-registry.js';
 import type { RegistryWarning } from './registry-warning.js';
-import { type RegistryScope, type ResolvedSettings, resolveSettings } from './settings.js';
+import type { RegistryScope, ResolvedSettings } from './settings.js';
 import { type ParsedTeam, parseTeamFolder } from './team-package.js';
 import { validateTeam } from './validate-team.js';
 
@@ -25,14 +22,7 @@ import { validateTeam } from './validate-team.js';
 export const TEAMS_PREFIX = '@teams/';
 
 /** Where to load from. Every input is injectable; nothing is read from the process deep inside. */
-export interface LoadTeamLibraryOptions {
-  /** The Teamkit home; defaults to `env.TEAMKIT_HOME`, then `~/.teamkit`. */
-  home?: string;
-  /** The project folder; its `.teamkit/config.json` is the project source. */
-  project?: string;
-  /** Environment for `TEAMKIT_HOME` and `HOME`; defaults to `process.env`. */
-  env?: Readonly<Record<string, string | undefined>>;
-}
+export type LoadTeamLibraryOptions = ConfigSourcesOptions;
 
 /** One entry of a config source's `teams` list after normalisation. */
 export interface TeamRegistration {
@@ -119,11 +109,6 @@ interface Candidate {
 }
 
 const SCOPE_RANK: Record<RegistryScope, number> = { project: 0, global: 1 };
-
-/** The project's config file: `<project>/.teamkit/config.json`. */
-export function projectConfigPath(project: string): string {
-  return path.join(path.resolve(project), '.teamkit', CONFIG_FILE_NAME);
-}
 
 function userHomeOf(env: LoadTeamLibraryOptions['env']): string {
   const fromEnv = env?.HOME ?? env?.USERPROFILE;
@@ -251,14 +236,8 @@ function isUsableLead(team: EffectiveTeam): boolean {
  */
 export async function loadTeamLibrary(options: LoadTeamLibraryOptions = {}): Promise<TeamLibrary> {
   const env = options.env ?? process.env;
-  const home = resolveTeamkitHome(options.home, env as NodeJS.ProcessEnv);
   const userHome = userHomeOf(env);
-  const project = options.project === undefined ? undefined : path.resolve(options.project);
-
-  const sources: LoadedConfigSource[] = [];
-  if (project !== undefined)
-    sources.push(await readConfigSource(projectConfigPath(project), 'project'));
-  sources.push(await readConfigSource(path.join(home, CONFIG_FILE_NAME), 'global'));
+  const { home, project, sources } = await readConfigSources(options);
 
   const warnings: RegistryWarning[] = sources.flatMap((source) => source.warnings);
   const skipped: SkippedTeam[] = [];
@@ -333,35 +312,8 @@ export async function loadTeamLibrary(options: LoadTeamLibraryOptions = {}): Pro
   }
 
   const leadTeam = teams.find((team) => team.enabled && isUsableLead(team));
-  const settings = resolveSettings(
-    sources
-      .filter((source) => source.status === 'loaded' || source.status === 'template')
-      .map((source) => ({ scope: source.scope, file: source.file, settings: source.settings })),
-  );
-  for (const ignored of settings.ignoredRedLine) {
-    warnings.push({
-      topic: 'setting',
-      code: 'PERMISSION_DENIED',
-      file: ignored.file,
-      message: ignored.message,
-    });
-  }
-  for (const unknown of settings.unknownKeys) {
-    warnings.push({
-      topic: 'setting',
-      code: 'INVALID_CONFIG',
-      file: unknown.file,
-      message: `unknown setting "${unknown.key}" in ${unknown.file} was not applied.`,
-    });
-  }
-  for (const bad of settings.invalid) {
-    warnings.push({
-      topic: 'setting',
-      code: 'INVALID_CONFIG',
-      file: bad.file,
-      message: bad.message,
-    });
-  }
+  const settings = settingsOfSources(sources);
+  warnings.push(...settingsWarnings(settings));
 
   return {
     home,

@@ -12,10 +12,10 @@ import {
 import { WRITABLE_RUN_STATUSES } from '../state/status-machines.js';
 import type { RunEventInput } from '../storage/event-log.js';
 import {
-  createFileStore,
+  createPathStore,
   type LockOptions,
+  type PathStore,
   type RunPaths,
-  type TeamkitStore,
 } from '../storage/index.js';
 
 /** Where a run lives and the seams (store, clock, ids, lock tuning) its operations use. */
@@ -25,7 +25,7 @@ export interface RunContextOptions {
   /** The run's id (a UUID). */
   runId: string;
   /** Persistence seam; defaults to the filesystem store. */
-  store?: TeamkitStore;
+  store?: PathStore;
   /** Clock in epoch milliseconds; defaults to `Date.now`. */
   now?: () => number;
   /** Lock tuning for every lock taken on behalf of this run. */
@@ -38,7 +38,7 @@ const RunContextOptionFieldsSchema = z.object({ home: z.string(), runId: z.strin
 /** A run's resolved paths and seams, plus a cached reader of its `state.json`. */
 export interface RunContext {
   readonly paths: RunPaths;
-  readonly store: TeamkitStore;
+  readonly store: PathStore;
   readonly now: () => number;
   readonly lock: LockOptions;
   /** Reads the run state (parsed once per distinct file content); `RUN_NOT_FOUND` if absent. */
@@ -58,7 +58,7 @@ export interface RunContext {
 export function createRunContext(options: RunContextOptions): RunContext {
   parseInput(RunContextOptionFieldsSchema, options, 'the run options');
   const paths = runPathsOf(options.home, options.runId);
-  const store = options.store ?? createFileStore();
+  const store = options.store ?? createPathStore();
   const now = options.now ?? Date.now;
   let cached: { text: string; state: RuntimeState } | undefined;
   const context: RunContext = {

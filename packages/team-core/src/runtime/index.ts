@@ -1,17 +1,17 @@
-export type {
-  DeliveryReport,
-  StartRunOptions,
-  StartRunResult,
-  StopRunReport,
-  TeamRuntime,
-  TeamRuntimeOptions,
-} from './create-team-runtime.js';
+export type { TeamRuntime, TeamRuntimeOptions } from './create-team-runtime.js';
 export { createTeamRuntime } from './create-team-runtime.js';
+export type { DeliveryReport } from './internal/delivery.js';
+export type { StartRunOptions, StartRunResult } from './internal/start-run.js';
+export type { StopRunOptions, StopRunReport } from './internal/stop-run.js';
+export type { TeardownProblem, TeardownStep } from './internal/teardown.js';
 export type { MemberClient, MemberClientOptions, MemberMessageInput } from './member-client.js';
 export { createMemberClient } from './member-client.js';
+export { MEMBER_CLIENT_VOCABULARY } from './member-client-vocabulary.js';
 export { renderMessages } from './render-messages.js';
 export type { MemberStatusLine, RunStatusOptions, RunStatusReport } from './run-status.js';
 export { collectRunStatus } from './run-status.js';
+export type { SessionMember } from './session-index.js';
+export { findSessionMember } from './session-index.js';
 export type {
   DeliverInput,
   DeliveryOutcome,
@@ -25,5 +25,10 @@ export {
   requireHostCapability,
   TEAM_HOST_SPECIFICATION_VERSION,
 } from './team-host.js';
-export type { TeamProtocolChannel, TeamProtocolInput } from './team-protocol.js';
-export { renderTeamProtocol } from './team-protocol.js';
+export type {
+  RequiredTeamProtocolOperation,
+  TeamProtocolInput,
+  TeamProtocolOperation,
+  TeamToolVocabulary,
+} from './team-protocol.js';
+export { renderTeamProtocol, TEAM_PROTOCOL_OPERATIONS } from './team-protocol.js';

@@ -8,7 +8,7 @@ import type {
   Task,
 } from '../schema/index.js';
 import { answerShutdown, findLead, readRunState, requestShutdown } from '../state/index.js';
-import type { LockOptions, TeamkitStore } from '../storage/index.js';
+import type { LockOptions, PathStore } from '../storage/index.js';
 import {
   type CreateTaskInput,
   createTaskList,
@@ -23,7 +23,7 @@ export interface MemberClientOptions {
   runId: string;
   /** The authenticated member: set by the host (session, process environment), never by an agent. */
   member: string;
-  store?: TeamkitStore;
+  store?: PathStore;
   now?: () => number;
   newId?: () => string;
   lock?: LockOptions;

@@ -1,5 +1,5 @@
 import type { MemberStatus, RuntimeState } from '../schema/runtime-state.js';
-import type { TeamkitStore } from '../storage/store.js';
+import type { PathStore } from '../storage/path-store.js';
 import type { RunPaths } from '../storage/teamkit-home.js';
 import { appendStateEvent } from './state-storage.js';
 
@@ -9,7 +9,7 @@ import { appendStateEvent } from './state-storage.js';
  * happened, so it is not reported as a failure of the change.
  */
 export async function recordStatusEvents(
-  store: TeamkitStore,
+  store: PathStore,
   paths: RunPaths,
   before: RuntimeState,
   after: RuntimeState,

@@ -1,12 +1,12 @@
 import type { LockOptions } from '../storage/file-lock.js';
-import { createFileStore, type TeamkitStore } from '../storage/store.js';
+import { createPathStore, type PathStore } from '../storage/path-store.js';
 import { parseInput } from './parse-input.js';
 import { StateOptionFieldsSchema } from './state-inputs.js';
 
 /** What every state function may be given: the store, the clock, lock tuning, the actor. */
 export interface StateOptions {
   /** Where state lives; defaults to the filesystem store. */
-  store?: TeamkitStore;
+  store?: PathStore;
   /** The clock, in ms since the epoch; defaults to `Date.now`. */
   now?: () => number;
   /** Tuning for the state lock (`state.json.lock`). */
@@ -20,14 +20,14 @@ export interface StateOptions {
  * wrong type (`INVALID_INPUT`).
  */
 export function resolveStateOptions(options: StateOptions = {}): {
-  store: TeamkitStore;
+  store: PathStore;
   now: () => number;
   lock: LockOptions | undefined;
   actor: string;
 } {
   parseInput(StateOptionFieldsSchema, options, 'the options');
   return {
-    store: options.store ?? createFileStore(),
+    store: options.store ?? createPathStore(),
     now: options.now ?? Date.now,
     lock: options.lock,
     actor: options.actor ?? 'teamkit',

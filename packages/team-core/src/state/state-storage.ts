@@ -7,7 +7,7 @@ import { containedPath } from '../storage/contained-path.js';
 import { parseDocument } from '../storage/document.js';
 import { appendRunEvent, type RunEventInput } from '../storage/event-log.js';
 import type { LockOptions } from '../storage/file-lock.js';
-import type { TeamkitStore } from '../storage/store.js';
+import type { PathStore } from '../storage/path-store.js';
 import { type RunPaths, runPaths } from '../storage/teamkit-home.js';
 import { withIoErrors } from './io-error.js';
 import { parseInput } from './parse-input.js';
@@ -50,13 +50,13 @@ export function parseRunState(text: string, paths: RunPaths): RuntimeState {
 }
 
 /** The raw text of a run's `state.json`; `undefined` when the run has none. */
-export function readStateText(store: TeamkitStore, paths: RunPaths): Promise<string | undefined> {
-  return withIoErrors(`Reading ${paths.state}`, () => store.readText(paths.state));
+export function readStateText(store: PathStore, paths: RunPaths): Promise<string | undefined> {
+  return withIoErrors('read', paths.state, () => store.readText(paths.state));
 }
 
 /** A run's state, checked against its folder; `undefined` when the run has none. */
 export async function readStateDocument(
-  store: TeamkitStore,
+  store: PathStore,
   paths: RunPaths,
 ): Promise<RuntimeState | undefined> {
   const text = await readStateText(store, paths);
@@ -65,11 +65,11 @@ export async function readStateDocument(
 
 /** Writes the first state of a run; `ALREADY_EXISTS` when the run id is taken. */
 export async function createStateDocument(
-  store: TeamkitStore,
+  store: PathStore,
   paths: RunPaths,
   state: RuntimeState,
 ): Promise<void> {
-  await withIoErrors(`Creating ${paths.state}`, async () => {
+  await withIoErrors('create', paths.state, async () => {
     await store.ensureDir(paths.root);
     await store.createDocument(paths.state, RuntimeStateSchema, state);
   });
@@ -89,7 +89,7 @@ export interface StateChange {
  * run has no state. Resolves to the state now stored.
  */
 export async function updateStateDocument(
-  store: TeamkitStore,
+  store: PathStore,
   paths: RunPaths,
   change: StateChange,
   lockOptions: LockOptions | undefined,
@@ -102,7 +102,7 @@ export async function updateStateDocument(
         if (before === undefined) throw runNotFound(paths);
         const after = await change.next(before);
         if (after === undefined) return before;
-        await withIoErrors(`Writing ${paths.state}`, () =>
+        await withIoErrors('write', paths.state, () =>
           store.writeDocument(paths.state, RuntimeStateSchema, after, lock),
         );
         await change.written(before, after);
@@ -110,7 +110,7 @@ export async function updateStateDocument(
       },
       lockOptions,
     );
-  return withIoErrors(`Changing ${paths.state}`, locked);
+  return withIoErrors('change', paths.state, locked);
 }
 
 /** `RUN_NOT_FOUND` for a run without a `state.json`. */
@@ -122,19 +122,19 @@ export function runNotFound(paths: RunPaths): TeamkitError {
 
 /** Appends one event to the run's `events.jsonl`. */
 export function appendStateEvent(
-  store: TeamkitStore,
+  store: PathStore,
   paths: RunPaths,
   event: Omit<RunEventInput, 'runId'>,
 ): Promise<void> {
-  return withIoErrors(`Appending to ${paths.events}`, () =>
+  return withIoErrors('append to', paths.events, () =>
     appendRunEvent(store, paths.events, { runId: paths.runId, ...event }),
   );
 }
 
 /** The ids of the run folders under `home/runtime/` (other names are ignored). */
-export async function listRunIds(store: TeamkitStore, home: string): Promise<string[]> {
+export async function listRunIds(store: PathStore, home: string): Promise<string[]> {
   const runtime = runtimeFolderOf(home);
-  const names = await withIoErrors(`Listing ${runtime}`, () => store.list(runtime));
+  const names = await withIoErrors('list', runtime, () => store.list(runtime));
   return names.filter((name) => RunIdSchema.safeParse(name).success);
 }
 
@@ -143,13 +143,13 @@ export async function listRunIds(store: TeamkitStore, home: string): Promise<str
  * half-removed run behind. False when the folder was already gone.
  */
 export async function removeRunFolder(
-  store: TeamkitStore,
+  store: PathStore,
   home: string,
   runId: string,
 ): Promise<boolean> {
   const root = runPathsOf(home, runId).root;
   const aside = containedPath(home, 'runtime', `${SWEPT_PREFIX}${runId}-${randomUUID()}`);
-  return withIoErrors(`Removing ${root}`, async () => {
+  return withIoErrors('remove', root, async () => {
     if (!(await store.move(root, aside))) return false;
     await store.removeTree(aside);
     return true;
@@ -157,16 +157,13 @@ export async function removeRunFolder(
 }
 
 /** Removes what earlier removals cut short left aside; returns the removed folders. */
-export async function removeRunFolderLeftovers(
-  store: TeamkitStore,
-  home: string,
-): Promise<string[]> {
+export async function removeRunFolderLeftovers(store: PathStore, home: string): Promise<string[]> {
   const runtime = runtimeFolderOf(home);
   const removed: string[] = [];
-  for (const name of await withIoErrors(`Listing ${runtime}`, () => store.list(runtime))) {
+  for (const name of await withIoErrors('list', runtime, () => store.list(runtime))) {
     if (!name.startsWith(SWEPT_PREFIX)) continue;
     const leftover = containedPath(runtime, name);
-    await withIoErrors(`Removing ${leftover}`, () => store.removeTree(leftover));
+    await withIoErrors('remove', leftover, () => store.removeTree(leftover));
     removed.push(leftover);
   }
   return removed;

@@ -5,7 +5,7 @@ import { type Task, TaskSchema } from '../schema/index.js';
 import { withIoErrors } from '../state/io-error.js';
 import {
   type DocumentProblem,
-  type HeldLock,
+  type FileLock,
   parseDocument,
   toDocumentProblem,
 } from '../storage/index.js';
@@ -49,9 +49,9 @@ export interface TaskStorage {
   /** The highest id ever issued, as recorded (0 when unknown or unreadable). */
   readWatermark(): Promise<number>;
   /** Records `id` as the highest id issued, while holding the list lock. */
-  writeWatermark(id: string, listLock: HeldLock): Promise<void>;
+  writeWatermark(id: string, listLock: FileLock): Promise<void>;
   /** Runs `fn` holding the list lock, which orders id allocation and dependency edits. */
-  withListLock<T>(fn: (listLock: HeldLock) => Promise<T>): Promise<T>;
+  withListLock<T>(fn: (listLock: FileLock) => Promise<T>): Promise<T>;
 }
 
 /** The {@link TaskStorage} of one run on the file store (`runtime/<runId>/tasks/`). */
@@ -80,13 +80,13 @@ export function createTaskStorage(run: RunContext): TaskStorage {
 
     async readTask(id) {
       const file = paths.task(id);
-      const text = await withIoErrors(`Reading ${file}`, () => store.readText(file));
+      const text = await withIoErrors('read', file, () => store.readText(file));
       return text === undefined ? undefined : parseTask(text, file, id);
     },
 
     async readAllTasks() {
       const ids = await tasks.listTaskIds();
-      return withIoErrors(`Reading the tasks in ${paths.tasks}`, async () => {
+      return withIoErrors('read the tasks in', paths.tasks, async () => {
         const listing: TaskListing = { tasks: [], problems: [] };
         const byId = new Map<string, Task>();
         for (const id of ids) {
@@ -106,7 +106,7 @@ export function createTaskStorage(run: RunContext): TaskStorage {
     },
 
     async listTaskIds() {
-      const names = await withIoErrors(`Listing ${paths.tasks}`, () => store.list(paths.tasks));
+      const names = await withIoErrors('list', paths.tasks, () => store.list(paths.tasks));
       return names
         .map((name) => /^([1-9][0-9]{0,15})\.json$/.exec(name)?.[1])
         .filter((id): id is string => id !== undefined)
@@ -115,12 +115,12 @@ export function createTaskStorage(run: RunContext): TaskStorage {
 
     createTask(task) {
       const file = paths.task(task.id);
-      return withIoErrors(`Creating ${file}`, () => store.createDocument(file, TaskSchema, task));
+      return withIoErrors('create', file, () => store.createDocument(file, TaskSchema, task));
     },
 
     updateTask(id, change) {
       const file = paths.task(id);
-      return withIoErrors(`Changing ${file}`, () =>
+      return withIoErrors('change', file, () =>
         store.withLock(
           file,
           async (lock) => {
@@ -137,21 +137,19 @@ export function createTaskStorage(run: RunContext): TaskStorage {
     },
 
     async readWatermark() {
-      const text = await withIoErrors(`Reading ${watermarkFile}`, () =>
-        store.readText(watermarkFile),
-      );
+      const text = await withIoErrors('read', watermarkFile, () => store.readText(watermarkFile));
       const trimmed = text?.trim();
       return trimmed !== undefined && /^[0-9]{1,16}$/.test(trimmed) ? Number(trimmed) : 0;
     },
 
     writeWatermark(id, listLock) {
-      return withIoErrors(`Writing ${watermarkFile}`, () =>
+      return withIoErrors('write', watermarkFile, () =>
         store.writeText(watermarkFile, `${id}\n`, listLock),
       );
     },
 
     withListLock(fn) {
-      return withIoErrors(`Locking ${paths.tasks}`, async () => {
+      return withIoErrors('lock', paths.tasks, async () => {
         await store.ensureDir(paths.tasks);
         return store.withLock(listLockTarget, fn, run.lock);
       });

@@ -1,6 +1,5 @@
 import { RunIdSchema } from '../schema/names.js';
-import type { RunStatus } from '../schema/runtime-state.js';
-import { listRuns, type StateOptions } from '../state/index.js';
+import { listRuns, type StateOptions, WRITABLE_RUN_STATUSES } from '../state/index.js';
 import { listPanes, listTeamkitSessions } from './tmux-layout.js';
 import type { TmuxRunner } from './tmux-runner.js';
 
@@ -21,8 +20,6 @@ export interface SweepStaleSessionsReport {
   keptSessions: string[];
 }
 
-const LIVE: readonly RunStatus[] = ['creating', 'active', 'shutdown_requested'];
-
 /**
  * Kills teamkit sessions (and marked member panes left in other windows) whose run is
  * not live: missing, deleting, deleted, failed or orphaned. A run whose state cannot be
@@ -40,7 +37,7 @@ export async function sweepStaleSessions(
   const stale = (runId: string) =>
     RunIdSchema.safeParse(runId).success &&
     !unreadable.has(runId) &&
-    !LIVE.includes(status.get(runId) ?? 'deleted');
+    !WRITABLE_RUN_STATUSES.includes(status.get(runId) ?? 'deleted');
 
   return runner.serialize(async () => {
     const report: SweepStaleSessionsReport = {

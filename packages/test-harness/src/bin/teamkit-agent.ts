@@ -16,9 +16,12 @@ import {
  * agent CLI would. It reads `TEAMKIT_HOME`, `TEAMKIT_RUN` and `TEAMKIT_MEMBER`, reads and
  * acknowledges its own inbox, and plays the lead or a worker of the coding team.
  *
- *   teamkit-agent [--lead | --role <role>] [--commits | --no-commits] [--script <file.json>]
+ *   teamkit-agent [--lead | --role <role>] [--commits | --no-commits] [--user-reviews]
+ *                 [--script <file.json>]
  *
- * A script file is `{ "behaviour": "lead" | "worker", "role"?: string, "commits"?: boolean }`.
+ * A script file is `{ "behaviour": "lead" | "worker", "role"?: string, "commits"?: boolean,
+ * "reviews"?: "lead" | "user" }`. With `--user-reviews` the lead leaves every review to
+ * the user (`team task approve`, the web UI) and shuts the team down once all are approved.
  * Without flags the behaviour and role come from the run: the lead plays the lead, every
  * other member a worker of its role that commits when it has its own worktree.
  */
@@ -27,6 +30,7 @@ interface AgentScriptFile {
   role?: string;
   commits?: boolean;
   timeoutMs?: number;
+  reviews?: 'lead' | 'user';
 }
 
 const log = (text: string) => process.stdout.write(`[${new Date().toISOString()}] ${text}\n`);
@@ -84,6 +88,7 @@ async function main(): Promise<number> {
       role: { type: 'string' },
       commits: { type: 'boolean' },
       'no-commits': { type: 'boolean' },
+      'user-reviews': { type: 'boolean' },
       script: { type: 'string' },
       'timeout-ms': { type: 'string' },
     },
@@ -121,7 +126,11 @@ async function main(): Promise<number> {
     `${actions.name} starts as ${behaviour === 'lead' ? 'the lead' : `a ${role}`} in ${process.cwd()}`,
   );
   if (behaviour === 'lead') {
-    const outcome = await playLead(actions, timeoutMs === undefined ? {} : { timeoutMs });
+    const reviews = values['user-reviews'] ? 'user' : (script.reviews ?? 'lead');
+    const outcome = await playLead(actions, {
+      reviews,
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    });
     log(
       `plan done: approved ${outcome.approved.join(', ')}; changes requested on ${outcome.changesRequested.join(', ') || '-'}; shut down ${outcome.shutdownApprovedBy.join(', ')}`,
     );

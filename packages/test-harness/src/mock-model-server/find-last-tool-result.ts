@@ -1,64 +1,43 @@
-import type {
-  ChatCompletionRequestBody,
-  ChatMessage,
-  MockModelRequest,
-} from './mock-model-script.js';
+import { partsText } from './mock-api-flavour.js';
+import type { ChatCompletionRequestBody, MockModelRequest } from './mock-model-script.js';
+import { readConversation } from './read-conversation.js';
 
-/** A tool result the client sent back to the model (an OpenAI `role: "tool"` message). */
+/** A tool result the client sent back to the model, whatever API flavour carried it. */
 export interface ToolResultMessage {
   toolCallId: string;
   /** The tool's output as text (array content parts are joined). */
   content: string;
-  /** The name of the tool, from the assistant message that made the call, when present. */
+  /** The name of the tool, from the assistant turn that made the call, when present. */
   toolName?: string;
-  /** The call's arguments as JSON text, from the same assistant message, when present. */
+  /** The call's arguments as JSON text (or free-form input), from the same turn, when present. */
   arguments?: string;
 }
 
-function bodyOf(request: MockModelRequest | ChatCompletionRequestBody): ChatCompletionRequestBody {
-  return 'body' in request && typeof request.body === 'object' && request.body !== null
-    ? (request.body as ChatCompletionRequestBody)
-    : (request as ChatCompletionRequestBody);
-}
-
-function messagesOf(request: MockModelRequest | ChatCompletionRequestBody): ChatMessage[] {
-  const messages = bodyOf(request).messages;
-  return Array.isArray(messages) ? messages : [];
-}
-
-/** Turns OpenAI message content (a string or an array of parts) into plain text. */
+/** Turns message content (a string or an array of `{ text }` parts) into plain text. */
 export function messageText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((part) =>
-      typeof part === 'object' && part !== null && 'text' in part && typeof part.text === 'string'
-        ? part.text
-        : '',
-    )
-    .join('');
+  return partsText(content);
 }
 
 /**
  * Finds every tool result in a request, oldest first, each joined with the call that
- * asked for it, so a script can answer a tool's output.
+ * asked for it, so a script can answer a tool's output. Works for every API flavour.
  */
 export function findToolResults(
   request: MockModelRequest | ChatCompletionRequestBody,
 ): ToolResultMessage[] {
-  const messages = messagesOf(request);
   const calls = new Map<string, { name: string; arguments: string }>();
   const results: ToolResultMessage[] = [];
-  for (const message of messages) {
-    for (const call of message.tool_calls ?? []) {
-      calls.set(call.id, { name: call.function.name, arguments: call.function.arguments });
-    }
-    if (message.role !== 'tool' || typeof message.tool_call_id !== 'string') continue;
-    const call = calls.get(message.tool_call_id);
+  for (const item of readConversation(request)) {
+    if (item.kind === 'tool-call')
+      calls.set(item.id, { name: item.name, arguments: item.arguments });
+    if (item.kind !== 'tool-result') continue;
+    const call = calls.get(item.toolCallId);
+    const toolName = call?.name ?? item.toolName;
     results.push({
-      toolCallId: message.tool_call_id,
-      content: messageText(message.content),
-      ...(call ? { toolName: call.name, arguments: call.arguments } : {}),
+      toolCallId: item.toolCallId,
+      content: item.content,
+      ...(toolName !== undefined ? { toolName } : {}),
+      ...(call ? { arguments: call.arguments } : {}),
     });
   }
   return results;
@@ -74,10 +53,23 @@ export function findLastToolResult(
   return findToolResults(request).at(-1);
 }
 
-/** Finds the text of the last user message in a request, or `undefined`. */
+/**
+ * Finds the text of the last user message in a request that has text, or `undefined`.
+ * Hosts often add context of their own to user messages (Claude Code's system reminders,
+ * Codex's environment context), so match the part you sent with `toContain`.
+ */
 export function findLastUserText(
   request: MockModelRequest | ChatCompletionRequestBody,
 ): string | undefined {
-  const last = messagesOf(request).findLast((message) => message.role === 'user');
-  return last ? messageText(last.content) : undefined;
+  const last = readConversation(request).findLast(
+    (item) => item.kind === 'text' && item.role === 'user',
+  );
+  return last?.kind === 'text' ? last.text : undefined;
+}
+
+/** Every user text in a request, oldest first: shows what earlier turns a resumed session carried. */
+export function findUserTexts(request: MockModelRequest | ChatCompletionRequestBody): string[] {
+  return readConversation(request).flatMap((item) =>
+    item.kind === 'text' && item.role === 'user' ? [item.text] : [],
+  );
 }

@@ -1,12 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createCompletionChunks, createCompletionJson } from './chat-completion-response.js';
+import type { FlavourAnswerContext, MockApiFlavourHandler } from './mock-api-flavour.js';
 import type {
   ChatCompletionRequestBody,
   MockModelRequest,
   MockModelScript,
   MockTurn,
 } from './mock-model-script.js';
+import { MOCK_API_FLAVOURS } from './read-conversation.js';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -32,11 +33,16 @@ export interface MockModelServerOptions {
 
 /** A running mock model server. */
 export interface MockModelServer {
-  /** Base URL ending in `/v1`, as OpenAI-compatible clients expect in `baseURL`. */
+  /** Base URL ending in `/v1`, as OpenAI-compatible clients expect in `baseURL` (Codex's `base_url` too). */
   readonly url: string;
+  /**
+   * `http://127.0.0.1:<port>` without a path, as Anthropic clients expect in
+   * `ANTHROPIC_BASE_URL` and Gemini clients in `GOOGLE_GEMINI_BASE_URL`.
+   */
+  readonly origin: string;
   readonly port: number;
   readonly host: string;
-  /** Every chat completion request received, in order of arrival. */
+  /** Every model request received (of every API flavour), in order of arrival. */
   readonly requests: readonly MockModelRequest[];
   /** True once at least one request was answered by the fallback turn. */
   readonly exhausted: boolean;
@@ -67,9 +73,15 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
+function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   response.writeHead(status, {
+    ...headers,
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),
   });
@@ -80,10 +92,17 @@ function sendError(response: ServerResponse, status: number, message: string, ty
   sendJson(response, status, { error: { message, type, code: status } });
 }
 
+function roughInputTokens(body: unknown): number {
+  return Math.max(1, Math.ceil(JSON.stringify(body ?? null).length / 4));
+}
+
 /**
- * Starts an OpenAI-compatible chat completions server on loopback that answers from a
- * script, streamed (server-sent events) or as JSON, and records what it was asked.
- * Serves `POST /v1/chat/completions` and `GET /v1/models`; anything else gets a JSON 404.
+ * Starts a scripted model server on loopback that speaks four model APIs: OpenAI chat
+ * completions (`POST /v1/chat/completions`), Anthropic Messages (`POST /v1/messages`),
+ * OpenAI Responses (`POST /v1/responses`) and Gemini (`POST /v1beta/models/<model>:generateContent`
+ * and `:streamGenerateContent`). It answers every model request from one script, streamed
+ * (server-sent events) or as JSON, and records what it was asked and in which flavour.
+ * Also serves `GET /v1/models` and token counts; anything else gets a JSON 404.
  * The server does not keep the process alive; call `close()` when done.
  */
 export async function startMockModelServer(
@@ -110,7 +129,11 @@ export async function startMockModelServer(
     return typeof step === 'function' ? step(record, record.index) : step;
   };
 
-  const answerCompletion = async (request: IncomingMessage, response: ServerResponse) => {
+  const answerModel = async (
+    handler: MockApiFlavourHandler,
+    request: IncomingMessage,
+    response: ServerResponse,
+  ) => {
     let body: ChatCompletionRequestBody;
     try {
       const parsed: unknown = JSON.parse(await readBody(request));
@@ -119,13 +142,18 @@ export async function startMockModelServer(
       }
       body = parsed as ChatCompletionRequestBody;
     } catch (error) {
-      sendError(response, 400, `invalid request body: ${String(error)}`, 'invalid_request_error');
+      sendJson(response, 400, handler.errorBody(400, `invalid request body: ${String(error)}`));
       return;
     }
+    const path = (request.url ?? '').split('?')[0] ?? '';
+    const model = handler.modelOf(body, path);
     const record: MockModelRequest = {
       index: requests.length,
+      flavour: handler.flavour,
       method: request.method ?? 'POST',
-      path: (request.url ?? '').split('?')[0] ?? '',
+      path,
+      ...(model !== undefined ? { model } : {}),
+      stream: handler.isStreaming(body, path),
       headers: headersOf(request),
       body,
       exhausted: false,
@@ -136,7 +164,8 @@ export async function startMockModelServer(
     try {
       turn = await pickTurn(record);
     } catch (error) {
-      sendError(response, 500, `the mock model script threw: ${String(error)}`, 'server_error');
+      const message = `the mock model script threw: ${String(error)}`;
+      sendJson(response, 500, handler.errorBody(500, message));
       return;
     }
     if (turn === undefined) {
@@ -145,15 +174,28 @@ export async function startMockModelServer(
       exhausted = true;
     }
     record.turn = turn;
+    if (turn.error) {
+      const { status, message = 'scripted failure', retryAfterMs } = turn.error;
+      const retryHeaders: Record<string, string> =
+        retryAfterMs === undefined
+          ? {}
+          : {
+              'retry-after-ms': String(retryAfterMs),
+              'retry-after': String(Math.ceil(retryAfterMs / 1000)),
+            };
+      sendJson(response, status, handler.errorBody(status, message), retryHeaders);
+      return;
+    }
 
-    const context = {
-      id: `chatcmpl-mock-${record.index}`,
-      model: typeof body.model === 'string' ? body.model : (models[0] ?? 'mock-model'),
+    const context: FlavourAnswerContext = {
+      id: `mock-${handler.flavour}-${record.index}`,
+      model: model ?? models[0] ?? 'mock-model',
       created: Math.floor(Date.now() / 1000),
       requestIndex: record.index,
+      body,
     };
-    if (body.stream !== true) {
-      sendJson(response, 200, createCompletionJson(turn, context));
+    if (!record.stream) {
+      sendJson(response, 200, handler.json(turn, context));
       return;
     }
     response.writeHead(200, {
@@ -161,22 +203,47 @@ export async function startMockModelServer(
       'cache-control': 'no-cache',
       connection: 'keep-alive',
     });
-    for (const data of createCompletionChunks(turn, context)) response.write(`data: ${data}\n\n`);
+    for (const event of handler.streamEvents(turn, context)) response.write(event);
     response.end();
   };
 
+  const countTokens = async (request: IncomingMessage, response: ServerResponse, key: string) => {
+    let body: unknown;
+    try {
+      body = JSON.parse(await readBody(request));
+    } catch {
+      body = null;
+    }
+    sendJson(response, 200, { [key]: roughInputTokens(body) });
+  };
+
   const route = async (request: IncomingMessage, response: ServerResponse) => {
-    const path = (request.url ?? '').split('?')[0];
-    if (request.method === 'POST' && path === '/v1/chat/completions') {
-      await answerCompletion(request, response);
-    } else if (request.method === 'GET' && path === '/v1/models') {
+    const path = (request.url ?? '').split('?')[0] ?? '';
+    const method = request.method ?? 'GET';
+    const handler =
+      method === 'POST' ? MOCK_API_FLAVOURS.find((flavour) => flavour.matches(path)) : undefined;
+    if (handler) {
+      await answerModel(handler, request, response);
+    } else if (method === 'POST' && path === '/v1/messages/count_tokens') {
+      await countTokens(request, response, 'input_tokens');
+    } else if (
+      method === 'POST' &&
+      /^\/v1(?:beta|alpha)?\/models\/[^/:]+:countTokens$/.test(path)
+    ) {
+      await countTokens(request, response, 'totalTokens');
+    } else if (method === 'GET' && path === '/v1/models') {
       sendJson(response, 200, {
         object: 'list',
         data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'teamkit-mock' })),
       });
+    } else if (method === 'HEAD') {
+      // Connectivity probes (Claude Code sends `HEAD /api/hello`) only need an answer.
+      request.resume();
+      response.writeHead(200);
+      response.end();
     } else {
       request.resume();
-      sendError(response, 404, `no route for ${request.method} ${path}`, 'not_found_error');
+      sendError(response, 404, `no route for ${method} ${path}`, 'not_found_error');
     }
   };
 
@@ -221,6 +288,7 @@ export async function startMockModelServer(
   const urlHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${urlHost}:${port}/v1`,
+    origin: `http://${urlHost}:${port}`,
     port,
     host,
     requests,

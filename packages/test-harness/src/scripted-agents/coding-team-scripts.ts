@@ -48,7 +48,16 @@ export interface LeadOutcome {
  */
 export async function playLead(
   a: AgentActions,
-  options: { plan?: readonly PlannedTask[]; requestChangesOnce?: boolean; timeoutMs?: number } = {},
+  options: {
+    plan?: readonly PlannedTask[];
+    requestChangesOnce?: boolean;
+    timeoutMs?: number;
+    /**
+     * Who reviews: the lead itself (default), or the user (from `team task approve`, the
+     * web UI, …) while the lead waits until every task of its plan is approved.
+     */
+    reviews?: 'lead' | 'user';
+  } = {},
 ): Promise<LeadOutcome> {
   const plan = options.plan ?? CODING_TEAM_PLAN;
   const timeoutMs = options.timeoutMs ?? MAIL_TIMEOUT_MS;
@@ -76,6 +85,7 @@ export async function playLead(
     summary: 'plan ready',
   });
   let askedForChanges = options.requestChangesOnce === false;
+  if (options.reviews === 'user') await waitForUserReviews(a, outcome, timeoutMs);
   while (outcome.approved.length < plan.length) {
     const mail = await a.waitForMail({ kind: 'task_update' }, { timeoutMs });
     const id = /review (\d+)/.exec(mail.body)?.[1];
@@ -107,6 +117,46 @@ export async function playLead(
     if (waiting.delete(mail.from)) outcome.shutdownApprovedBy.push(mail.from);
   }
   return outcome;
+}
+
+/**
+ * Waits until the user approved every task the lead planned, announcing each approval
+ * and reading (and dropping) the lead's mail meanwhile. Gives up after `timeoutMs`
+ * without any task changing.
+ */
+async function waitForUserReviews(
+  a: AgentActions,
+  outcome: LeadOutcome,
+  timeoutMs: number,
+): Promise<void> {
+  const ids = Object.values(outcome.taskIds);
+  let lastSeen = '';
+  let lastChange = Date.now();
+  for (;;) {
+    const tasks = await Promise.all(ids.map((id) => a.client.getTask(id)));
+    const seen = tasks.map((task) => `${task.id}:${task.status}`).join(',');
+    if (seen !== lastSeen) {
+      lastSeen = seen;
+      lastChange = Date.now();
+    }
+    // Tell the team about each approval, as the lead does when it approves: members wait
+    // for mail before they look for newly ready tasks.
+    for (const task of tasks) {
+      if (task.status !== 'approved' || outcome.approved.includes(task.id)) continue;
+      outcome.approved.push(task.id);
+      await a.broadcast(`Approved task ${task.id} (${outcome.approved.length}/${ids.length}).`, {
+        summary: `approved ${task.id}`,
+      });
+    }
+    if (outcome.approved.length === ids.length) return;
+    if (Date.now() - lastChange > timeoutMs)
+      throw new Error(`no task changed for ${timeoutMs} ms while waiting for the user's reviews`);
+    try {
+      await a.waitForMail({ kind: 'task_update' }, { timeoutMs: 250 });
+    } catch {
+      // No mail this time round: look at the tasks again.
+    }
+  }
 }
 
 /**

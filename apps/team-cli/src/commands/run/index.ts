@@ -1,19 +1,27 @@
 import path from 'node:path';
 import type { RunStatusReport, RuntimeState } from '@teamkit/team-core';
+import { authorizeRunOperation } from '../../command-access.js';
 import { listRunIds, resolveRunId } from '../../command-context.js';
 import type { CommandHandler } from '../../command-handler.js';
 
 /** `team run start <team>`: creates the run, starts its members, and supervises it. */
 export const runStartCommand: CommandHandler = async (context, [team], options) => {
   const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');
-  const tmux = options.tmux !== false && Boolean(context.env.TMUX);
+  const { loadCliSettings, wantsTmux } = await import('../../cli-settings.js');
+  const project = typeof options.project === 'string' ? path.resolve(options.project) : undefined;
+  const settings = await loadCliSettings(context, project);
+  const tmux = wantsTmux(settings['tmux.enabled'], {
+    noTmuxFlag: options.tmux === false,
+    insideTmux: Boolean(context.env.TMUX),
+  });
   const { runtime } = await openProcessRuntime({
     home: context.home,
     env: context.env,
     tmux,
+    settings,
     resumeOnStart: true,
     ...(typeof options.agentCmd === 'string' ? { agentCommand: options.agentCmd } : {}),
-    ...(typeof options.project === 'string' ? { project: path.resolve(options.project) } : {}),
+    ...(project === undefined ? {} : { project }),
   });
   const result = await runtime.startRun(team as string, {
     ...(typeof options.repo === 'string' ? { repo: path.resolve(options.repo) } : {}),
@@ -32,7 +40,12 @@ export const runStartCommand: CommandHandler = async (context, [team], options) 
     const controller = new AbortController();
     const onSignal = () => controller.abort();
     process.once('SIGINT', onSignal);
-    const outcome = await superviseRun({ runtime, runId: result.runId, signal: controller.signal });
+    const outcome = await superviseRun({
+      runtime,
+      runId: result.runId,
+      signal: controller.signal,
+      lock: { timeoutMs: settings['lock.timeoutMs'] },
+    });
     process.off('SIGINT', onSignal);
     output.result(
       { ...summary, supervisor: 'attached', outcome },
@@ -64,7 +77,7 @@ function runLine(state: RuntimeState): Record<string, unknown> {
   };
 }
 
-/** `team run list`: every run under the home, oldest first. */
+/** `team run list`: every run under the home, oldest first (a member sees its own run only). */
 export const runListCommand: CommandHandler = async (context) => {
   const { output } = context;
   if ((await listRunIds(context.home)).length === 0) {
@@ -72,16 +85,21 @@ export const runListCommand: CommandHandler = async (context) => {
     return undefined;
   }
   const { listRuns } = await import('@teamkit/team-core');
+  const { problemLines } = await import('../../problem-lines.js');
   const listing = await listRuns(context.home);
+  const own = (runId: string) => context.memberRun === undefined || runId === context.memberRun;
+  const runs = listing.runs.filter((state) => own(state.runId));
+  const problems = context.memberRun === undefined ? listing.problems : [];
   output.result(
-    { runs: listing.runs.map(runLine), problems: listing.problems },
+    { runs: runs.map(runLine), problems },
     () =>
-      listing.runs
-        .map(
+      [
+        ...runs.map(
           (state) =>
             `${state.runId}  ${state.teamName.padEnd(14)} ${state.status.padEnd(18)} ${new Date(state.createdAt).toISOString()}`,
-        )
-        .join('\n') || 'No runs.',
+        ),
+        ...problemLines(output, problems),
+      ].join('\n') || 'No runs.',
   );
   return undefined;
 };
@@ -96,14 +114,16 @@ export const runStatusCommand: CommandHandler = async (context, [run], _options)
       return undefined;
     }
     const { listRuns, WORKING_RUN_STATUSES } = await import('@teamkit/team-core');
-    const working = (await listRuns(context.home)).runs.filter((state) =>
-      WORKING_RUN_STATUSES.includes(state.status),
-    );
+    const { problemLines } = await import('../../problem-lines.js');
+    const listing = await listRuns(context.home);
+    const working = listing.runs.filter((state) => WORKING_RUN_STATUSES.includes(state.status));
     output.result(
-      { runs: working.map(runLine) },
+      { runs: working.map(runLine), problems: listing.problems },
       () =>
-        working.map((state) => `${state.runId}  ${state.teamName}  ${state.status}`).join('\n') ||
-        'No working runs.',
+        [
+          ...working.map((state) => `${state.runId}  ${state.teamName}  ${state.status}`),
+          ...problemLines(output, listing.problems),
+        ].join('\n') || 'No working runs.',
     );
     return undefined;
   }
@@ -111,33 +131,81 @@ export const runStatusCommand: CommandHandler = async (context, [run], _options)
   const { collectRunStatus } = await import('@teamkit/team-core');
   const report: RunStatusReport = await collectRunStatus({ home: context.home, runId });
   const { renderDashboard } = await import('../../dashboard/render-dashboard.js');
+  const { problemLines } = await import('../../problem-lines.js');
   output.result({ status: report }, () =>
-    renderDashboard(report, { paint: output.style, width: process.stdout.columns ?? 100 }),
+    [
+      renderDashboard(report, { paint: output.style, width: process.stdout.columns ?? 100 }),
+      ...problemLines(output, report.problems),
+    ].join('\n'),
   );
   return undefined;
 };
 
-/** `team run stop <run> [--force]`: members, panes, tasks and worktrees. */
+/**
+ * `team run stop <run> [--force] [--project DIR]`: members, panes, tasks and worktrees.
+ * `--force` also removes worktrees with unsaved work and goes on past failing steps,
+ * listing them; on a run already stopped it finishes the cleanup a plain stop refused.
+ * Only the user and the run's lead may stop a run. Every signal goes to a process
+ * verified as the run's at that moment; recorded processes that fail the check are
+ * reported, never signalled.
+ */
 export const runStopCommand: CommandHandler = async (context, [run], options) => {
   const runId = await resolveRunId(context, run);
   const { readRunState } = await import('@teamkit/team-core');
   const state = await readRunState(context.home, runId);
-  const { stopBackgroundSupervisor } = await import('../../supervisor/background-supervisor.js');
-  await stopBackgroundSupervisor(context.home, runId);
-  const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');
-  const { runtime } = await openProcessRuntime({ home: context.home, env: context.env, state });
-  const report = await runtime.stopRun(runId, { force: options.force === true });
+  await authorizeRunOperation(context, state, 'stop');
+  if (context.caller.kind === 'member' && context.env.TEAMKIT_DETACHED_STOP !== '1') {
+    // The lead stopping its own run: stop from outside the process group being stopped.
+    const { runDetached } = await import('./detached-stop.js');
+    return runDetached(
+      [
+        'run',
+        'stop',
+        runId,
+        '--home',
+        context.home,
+        ...(options.force === true ? ['--force'] : []),
+        ...(typeof options.project === 'string' ? ['--project', options.project] : []),
+        ...(context.output.json ? ['--json'] : []),
+      ],
+      context.env,
+    );
+  }
+  const { stopRunAsUser } = await import('../../supervisor/stop-run.js');
+  const { report, supervisor, notSignalled } = await stopRunAsUser({
+    home: context.home,
+    runId,
+    env: context.env,
+    force: options.force === true,
+    ...(typeof options.project === 'string' ? { project: path.resolve(options.project) } : {}),
+  });
   const { output } = context;
-  output.result({ report }, () =>
+  output.result({ report, supervisor, notSignalled }, () =>
     [
       `${output.style('green', 'stopped')} run ${runId} (${report.status})`,
       `  members stopped: ${report.stopped.join(', ') || '-'}`,
       ...report.notStopped.map(
         (entry) => `  ${output.style('yellow', 'not stopped')} ${entry.member}: ${entry.reason}`,
       ),
+      `  tasks released: ${report.releasedTasks.length}`,
+      ...notSignalled.map(
+        (entry) => `  ${output.style('yellow', 'not signalled')} ${entry.member}: ${entry.reason}`,
+      ),
+      ...(supervisor.outcome === 'refused'
+        ? [`  ${output.style('yellow', 'not signalled')} supervisor: ${supervisor.reason}`]
+        : []),
       `  worktrees removed: ${report.removedWorktrees.length}`,
+      ...report.removedWorktrees.map((removed) => `    ${removed}`),
+      ...report.discardedWork.map(
+        (entry) =>
+          `  ${output.style('yellow', 'discarded')} ${entry.member}: ${entry.files.length} changed files, ${entry.commits.length} commits`,
+      ),
       ...report.keptWorktrees.map(
         (entry) => `  ${output.style('yellow', 'kept')} ${entry.path}: ${entry.reason}`,
+      ),
+      ...report.problems.map(
+        (problem) =>
+          `  ${output.style('red', 'problem')} ${problem.step}${problem.member === undefined ? '' : ` ${problem.member}`}: [${problem.code}] ${problem.message}`,
       ),
     ].join('\n'),
   );
@@ -154,6 +222,7 @@ export const runResumeCommand: CommandHandler = async (context, [run]) => {
   let report: unknown;
   if (run !== undefined || context.memberRun !== undefined) {
     const runId = await resolveRunId(context, run);
+    await authorizeRunOperation(context, await readRunState(context.home, runId), 'resume');
     report = await runtime.resumeRun(runId);
     runIds.push(runId);
   } else {
@@ -181,24 +250,41 @@ export const runSuperviseCommand: CommandHandler = async (context, [run]) => {
   const runId = await resolveRunId(context, run);
   const { readRunState } = await import('@teamkit/team-core');
   const state = await readRunState(context.home, runId);
+  await authorizeRunOperation(context, state, 'supervise');
   const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');
   const { superviseRun } = await import('../../supervisor/supervise-run.js');
-  const { runtime } = await openProcessRuntime({ home: context.home, env: context.env, state });
+  const { runtime, settings } = await openProcessRuntime({
+    home: context.home,
+    env: context.env,
+    state,
+  });
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const outcome = await superviseRun({ runtime, runId, signal: controller.signal });
+  const outcome = await superviseRun({
+    runtime,
+    runId,
+    signal: controller.signal,
+    lock: { timeoutMs: settings['lock.timeoutMs'] },
+  });
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   context.output.result({ runId, outcome }, () => `Run ${runId}: ${outcome}.`);
   return undefined;
 };
 
-/** `team run sweep`: removes the folders of deleted (and old failed) runs. */
+/**
+ * `team run sweep`: removes the folders of deleted runs, and of failed runs older than the
+ * `runs.failedRetentionHours` setting.
+ */
 export const runSweepCommand: CommandHandler = async (context) => {
   const { sweepRuns } = await import('@teamkit/team-core');
-  const report = await sweepRuns(context.home);
+  const { loadCliSettings } = await import('../../cli-settings.js');
+  const settings = await loadCliSettings(context);
+  const report = await sweepRuns(context.home, {
+    failedRetentionMs: settings['runs.failedRetentionHours'] * 60 * 60_000,
+  });
   context.output.result({ report }, () =>
     report.removed.length === 0
       ? 'Nothing to sweep.'

@@ -1,0 +1,173 @@
+/**
+ * The shapes the `team ui` server sends to the page and accepts from it. They are the
+ * page's own view of a run, decoupled from team-core's documents, so the page does not
+ * change when the core's storage does; only the run source maps one to the other.
+ */
+
+/** Where a run comes from: Teamkit's own runs today; other team systems may join. */
+export type RunSourceId = 'teamkit';
+
+/** A task status as the page shows it (the core's task statuses). */
+export type TaskStatusView =
+  | 'pending'
+  | 'claimed'
+  | 'in_progress'
+  | 'completed'
+  | 'in_review'
+  | 'approved'
+  | 'blocked'
+  | 'cancelled'
+  | 'deleted';
+
+/** One task card. */
+export interface TaskView {
+  id: string;
+  subject: string;
+  description: string;
+  status: TaskStatusView;
+  owner?: string;
+  blockedBy: string[];
+  blocks: string[];
+  /** The role expected to take it (`metadata.role`). */
+  role?: string;
+  /** Changes were requested in review and the task waits for its owner to redo it. */
+  needsFix?: boolean;
+  reviewNote?: string;
+  blockedReason?: string;
+  cancelledReason?: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What a member's worktree holds against the commit it started from. */
+export interface DiffSummary {
+  commits: number;
+  files: number;
+  insertions: number;
+  deletions: number;
+}
+
+/** One member of a run. */
+export interface MemberView {
+  name: string;
+  role: string;
+  isLead: boolean;
+  status: string;
+  statusReason?: string;
+  turns: number;
+  worktreePath?: string;
+  /** The worktree as shown: relative to the Teamkit home when it lies inside it. */
+  worktreeLabel?: string;
+  branch?: string;
+  /** Unread (and reserved) messages in the member's inbox. */
+  unread: number;
+  diff?: DiffSummary;
+}
+
+/** One message; a broadcast is one entry with every recipient. */
+export interface MessageView {
+  id: string;
+  from: string;
+  to: string[];
+  broadcast: boolean;
+  kind: string;
+  summary?: string;
+  body: string;
+  at: number;
+}
+
+/** One line of the run's event log. */
+export interface EventView {
+  /** Position in the log, so the page can tell new from known. */
+  seq: number;
+  at: number;
+  actor: string;
+  type: string;
+  ids?: string[];
+  data?: Record<string, unknown>;
+}
+
+/** A member's request to act outside its worktree, waiting for the lead. */
+export interface PermissionView {
+  id: string;
+  member: string;
+  action: string;
+  path?: string;
+  reason?: string;
+  requestedAt: number;
+}
+
+/** Every action the page can ask for; a source lists those it supports. */
+export const ACTION_NAMES = [
+  'createTask',
+  'send',
+  'approve',
+  'requestChanges',
+  'block',
+  'unblock',
+  'cancel',
+  'reassign',
+  'answerPermission',
+  'requestShutdown',
+  'stopRun',
+  'merge',
+] as const;
+
+/** An action name. */
+export type ActionName = (typeof ACTION_NAMES)[number];
+
+/** A run's heading: who, what state, and what the page may do with it. */
+export interface RunHeader {
+  source: RunSourceId;
+  runId: string;
+  teamName: string;
+  status: string;
+  statusReason?: string;
+  createdAt: number;
+  updatedAt: number;
+  /** The host that runs the members (`process`, `opencode`, …). */
+  host: string;
+  /** The member the user acts as (the lead). */
+  actingAs?: string;
+  /** Actions this run accepts now. */
+  actions: ActionName[];
+  /** Actions shown but not available yet, with the reason to show. */
+  unavailable: Partial<Record<ActionName, string>>;
+}
+
+/** One line of the runs view. */
+export interface RunSummary extends RunHeader {
+  progress: { done: number; total: number };
+  members: number;
+}
+
+/** Everything the run page shows, sent when it connects. */
+export interface RunSnapshot {
+  header: RunHeader;
+  members: MemberView[];
+  tasks: TaskView[];
+  messages: MessageView[];
+  events: EventView[];
+  permissions: PermissionView[];
+  /** Files that could not be read, reported and left in place. */
+  problems: string[];
+}
+
+/** What changed since the last snapshot or delta; absent fields did not change. */
+export interface RunDelta {
+  header?: RunHeader;
+  /** The whole member list (it is small) when any member changed. */
+  members?: MemberView[];
+  tasks?: { upsert: TaskView[]; remove: string[] };
+  /** New messages. */
+  messages?: MessageView[];
+  /** New events, in order. */
+  events?: EventView[];
+  permissions?: PermissionView[];
+  problems?: string[];
+}
+
+/** The answer to an action: what it did, or the TeamkitError it raised. */
+export type ActionResponse =
+  | { ok: true; result?: unknown }
+  | { ok: false; error: { code: string; message: string } };

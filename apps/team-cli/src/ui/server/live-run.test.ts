@@ -1,0 +1,104 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createMemberClient, runPaths } from '@teamkit/team-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunDelta } from '../protocol.js';
+import { type SeededRun, seedRun } from '../test-support/seed-run.js';
+import { openLiveRun } from './live-run.js';
+import { createTeamkitRunSource, type RunReader } from './run-source.js';
+
+let home: string;
+let run: SeededRun;
+
+beforeEach(async () => {
+  home = await mkdtemp(path.join(os.tmpdir(), 'teamkit-ui-live-'));
+  run = await seedRun(home, ['writer']);
+});
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+/** A reader whose watcher events all go missing, as they do under bursts and renames. */
+async function deafReader(): Promise<RunReader> {
+  const reader = await createTeamkitRunSource({ home }).openRun(run.runId);
+  return { ...reader, classify: () => undefined };
+}
+
+describe('the live view of a run', () => {
+  it('heals what the watcher missed on the next reconcile', async () => {
+    const lead = createMemberClient({ home, runId: run.runId, member: 'lead' });
+    const first = await lead.createTask({ subject: 'Before' });
+    const live = await openLiveRun({ reader: await deafReader(), reconcileMs: 3_600_000 });
+    try {
+      const deltas: RunDelta[] = [];
+      live.subscribe((delta) => deltas.push(delta));
+      const writer = createMemberClient({ home, runId: run.runId, member: 'writer' });
+      await writer.claimTask(first.id);
+      const second = await lead.createTask({ subject: 'After' });
+      await lead.send({ to: 'writer', body: 'over to you' });
+      await live.reconcile();
+      const upserts = deltas.flatMap((delta) => delta.tasks?.upsert ?? []);
+      expect(upserts.map((task) => [task.id, task.status]).sort()).toEqual([
+        [first.id, 'claimed'],
+        [second.id, 'pending'],
+      ]);
+      expect(deltas.flatMap((delta) => delta.messages ?? []).map((m) => m.body)).toEqual([
+        'over to you',
+      ]);
+      expect(deltas.flatMap((delta) => delta.events ?? []).map((e) => e.type)).toEqual(
+        expect.arrayContaining(['task.claimed', 'task.created', 'message.sent']),
+      );
+      const writerLine = deltas.flatMap((delta) => (delta.members ? [delta.members] : [])).at(-1);
+      expect(writerLine?.find((member) => member.name === 'writer')?.unread).toBe(1);
+      // A second reconcile with nothing new sends nothing.
+      const before = deltas.length;
+      await live.reconcile();
+      expect(deltas.length).toBe(before);
+    } finally {
+      await live.close();
+    }
+  });
+
+  it('survives a task file someone corrupted and keeps the card it had', async () => {
+    const lead = createMemberClient({ home, runId: run.runId, member: 'lead' });
+    const task = await lead.createTask({ subject: 'Keep me' });
+    const errors: unknown[] = [];
+    const live = await openLiveRun({
+      reader: await createTeamkitRunSource({ home }).openRun(run.runId),
+      reconcileMs: 3_600_000,
+      onError: (error) => errors.push(error),
+    });
+    try {
+      await writeFile(runPaths(home, run.runId).task(task.id), '{"torn":');
+      await live.reconcile();
+      expect(live.snapshot().tasks.find((card) => card.id === task.id)?.subject).toBe('Keep me');
+      expect(errors.length).toBeGreaterThan(0);
+      await lead.createTask({ subject: 'Still live' });
+      await live.reconcile();
+      expect(live.snapshot().tasks.map((card) => card.subject)).toContain('Still live');
+    } finally {
+      await live.close();
+    }
+  });
+
+  it('turns a file change into a delta through the watcher alone', async () => {
+    const lead = createMemberClient({ home, runId: run.runId, member: 'lead' });
+    const live = await openLiveRun({
+      reader: await createTeamkitRunSource({ home }).openRun(run.runId),
+      reconcileMs: 3_600_000,
+    });
+    try {
+      const seen = new Promise<RunDelta>((resolve) =>
+        live.subscribe((delta) => {
+          if (delta.tasks?.upsert.some((task) => task.subject === 'Watched')) resolve(delta);
+        }),
+      );
+      await lead.createTask({ subject: 'Watched' });
+      const delta = await seen;
+      expect(delta.tasks?.remove).toEqual([]);
+    } finally {
+      await live.close();
+    }
+  });
+});

@@ -1,0 +1,338 @@
+import { type FSWatcher, watch } from 'chokidar';
+import type {
+  DiffSummary,
+  EventView,
+  MemberView,
+  MessageView,
+  PermissionView,
+  RunDelta,
+  RunHeader,
+  RunSnapshot,
+  TaskView,
+} from '../protocol.js';
+import type { RunChange, RunReader, RunStateView } from './run-source.js';
+
+/** Options for {@link openLiveRun}. */
+export interface LiveRunOptions {
+  reader: RunReader;
+  /** How long a burst of file events settles before it is read; default 40 ms. */
+  debounceMs?: number;
+  /** How often the full picture is checked for what the watcher missed; default 5 s. */
+  reconcileMs?: number;
+  /** How many of the newest events and messages the snapshot carries; default 500. */
+  historyLimit?: number;
+  /** Called with an error the live view survived (a watcher error, an unreadable file). */
+  onError?: (error: unknown) => void;
+}
+
+/** One run, kept in memory and up to date, handing out deltas to its listeners. */
+export interface LiveRun {
+  readonly runId: string;
+  snapshot(): RunSnapshot;
+  /** Calls `listener` with every change from now on; returns the unsubscriber. */
+  subscribe(listener: (delta: RunDelta) => void): () => void;
+  readonly listeners: number;
+  /** Reads everything that may have changed and sends what did (also runs on a timer). */
+  reconcile(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+function taskChanges(delta: RunDelta): NonNullable<RunDelta['tasks']> {
+  if (delta.tasks === undefined) delta.tasks = { upsert: [], remove: [] };
+  return delta.tasks;
+}
+
+function newMessages(delta: RunDelta): MessageView[] {
+  if (delta.messages === undefined) delta.messages = [];
+  return delta.messages;
+}
+
+/**
+ * Opens the live view of one run: one full read, then a chokidar watch of the run's
+ * folder whose events are debounced and turned into targeted reads (the changed task,
+ * the state, the tail of the event log, one inbox). A periodic reconcile compares file
+ * stamps and the inboxes and heals any event the watcher lost.
+ */
+export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
+  const { reader } = options;
+  const debounceMs = options.debounceMs ?? 40;
+  const historyLimit = options.historyLimit ?? 500;
+  const onError = options.onError ?? (() => {});
+  const listeners = new Set<(delta: RunDelta) => void>();
+
+  let header: RunHeader;
+  let baseMembers: RunStateView['members'] = [];
+  let worktrees: RunStateView['worktrees'] = [];
+  let permissions: PermissionView[] = [];
+  const tasks = new Map<string, TaskView>();
+  const stamps = new Map<string, string>();
+  const messages = new Map<string, MessageView>();
+  const messageOrder: string[] = [];
+  const knownFiles = new Map<string, Set<string>>();
+  const unread = new Map<string, number>();
+  const diffs = new Map<string, DiffSummary>();
+  let events: EventView[] = [];
+  let eventOffset = 0;
+  let nextSeq = 0;
+  let problems: string[] = [];
+
+  const members = (): MemberView[] =>
+    baseMembers.map((member) => {
+      const diff = diffs.get(member.name);
+      return { ...member, unread: unread.get(member.name) ?? 0, ...(diff ? { diff } : {}) };
+    });
+
+  const applyState = (view: RunStateView, delta: RunDelta) => {
+    if (!same(view.header, header)) delta.header = view.header;
+    if (!same(view.members, baseMembers)) delta.members = [];
+    if (!same(view.permissions, permissions)) delta.permissions = view.permissions;
+    header = view.header;
+    baseMembers = view.members;
+    worktrees = view.worktrees;
+    permissions = view.permissions;
+  };
+
+  const applyTask = async (id: string, delta: RunDelta) => {
+    let task: TaskView | undefined;
+    try {
+      task = await reader.readTask(id);
+    } catch (error) {
+      // Torn or corrupt: keep what was shown; the reconcile reads it again.
+      stamps.delete(id);
+      onError(error);
+      return;
+    }
+    const before = tasks.get(id);
+    if (task === undefined) {
+      if (before === undefined) return;
+      tasks.delete(id);
+      taskChanges(delta).remove.push(id);
+      return;
+    }
+    if (before !== undefined && same(before, task)) return;
+    tasks.set(id, task);
+    taskChanges(delta).upsert.push(task);
+  };
+
+  const applyInbox = async (member: string, delta: RunDelta) => {
+    const listing = await reader.listInbox(member);
+    if (unread.get(member) !== listing.unread) {
+      unread.set(member, listing.unread);
+      delta.members = [];
+    }
+    const known = knownFiles.get(member) ?? new Set<string>();
+    knownFiles.set(member, known);
+    for (const [id, file] of listing.files) {
+      if (known.has(id)) continue;
+      const message = await reader.readMessage(file).catch((error: unknown) => {
+        onError(error);
+        return undefined;
+      });
+      if (message === undefined) continue;
+      known.add(id);
+      const existing = messages.get(id);
+      if (existing !== undefined) {
+        // A broadcast arrives as one copy per recipient: one entry lists them all.
+        if (!existing.to.includes(member)) {
+          const merged = { ...existing, to: [...existing.to, member] };
+          messages.set(id, merged);
+          newMessages(delta).push(merged);
+        }
+        continue;
+      }
+      messages.set(id, message);
+      messageOrder.push(id);
+      newMessages(delta).push(message);
+    }
+  };
+
+  const applyEvents = async (delta: RunDelta) => {
+    const read = await reader.readEventsFrom(eventOffset, nextSeq);
+    if (read.offset < eventOffset) {
+      events = [];
+    }
+    eventOffset = read.offset;
+    if (read.events.length === 0) return;
+    nextSeq = (read.events.at(-1)?.seq ?? nextSeq - 1) + 1;
+    events.push(...read.events);
+    if (events.length > historyLimit * 2) events = events.slice(-historyLimit);
+    delta.events = [...(delta.events ?? []), ...read.events];
+  };
+
+  const applyDiffs = async (delta: RunDelta, only?: ReadonlySet<string>) => {
+    for (const worktree of worktrees) {
+      if (only !== undefined && !only.has(worktree.member)) continue;
+      const diff = await reader.readDiff(worktree.path, worktree.base);
+      if (diff === undefined || same(diff, diffs.get(worktree.member))) continue;
+      diffs.set(worktree.member, diff);
+      delta.members = [];
+    }
+  };
+
+  const finish = (delta: RunDelta) => {
+    if (delta.members !== undefined) delta.members = members();
+    const keys = Object.keys(delta);
+    if (keys.length === 0) return;
+    for (const listener of listeners) {
+      try {
+        listener(delta);
+      } catch (error) {
+        onError(error);
+      }
+    }
+  };
+
+  // The watcher starts before the first read, so nothing that happens meanwhile is lost.
+  const pending = new Map<string, RunChange>();
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  let closed = false;
+
+  const flush = () => {
+    timer = undefined;
+    const changes = [...pending.values()];
+    pending.clear();
+    running = running.then(async () => {
+      if (closed) return;
+      const delta: RunDelta = {};
+      const taskIds = new Set<string>();
+      const inboxes = new Set<string>();
+      let state = false;
+      let log = false;
+      for (const change of changes) {
+        if (change.kind === 'task') taskIds.add(change.id);
+        else if (change.kind === 'inbox') inboxes.add(change.member);
+        else if (change.kind === 'state') state = true;
+        else log = true;
+      }
+      try {
+        if (state) applyState(await reader.readState(), delta);
+        for (const id of taskIds) await applyTask(id, delta);
+        for (const member of inboxes) await applyInbox(member, delta);
+        if (log) await applyEvents(delta);
+        // A member's task moved: its worktree likely changed too (a commit, a fix).
+        const owners = new Set(
+          (delta.tasks?.upsert ?? []).flatMap((task) => (task.owner ? [task.owner] : [])),
+        );
+        if (owners.size > 0) await applyDiffs(delta, owners);
+      } catch (error) {
+        onError(error);
+      }
+      finish(delta);
+    });
+  };
+
+  const queue = (file: string) => {
+    const change = reader.classify(file);
+    if (change === undefined) return;
+    pending.set(JSON.stringify(change), change);
+    timer ??= setTimeout(flush, debounceMs);
+  };
+
+  const watcher: FSWatcher = watch(reader.root, {
+    ignoreInitial: true,
+    ignored: (file) => reader.ignore(file),
+  });
+  watcher.on('add', queue).on('change', queue).on('unlink', queue);
+  watcher.on('error', onError);
+  // Chokidar's first scan of a big run takes a while; the page need not wait for it. What
+  // changes before the scan is done is caught by the reconcile that runs once it is.
+  watcher.once('ready', () => {
+    reconcile().catch(onError);
+  });
+
+  running = (async () => {
+    const initial = await reader.readState();
+    header = initial.header;
+    baseMembers = initial.members;
+    worktrees = initial.worktrees;
+    permissions = initial.permissions;
+    const first = await reader.readTasks();
+    problems = first.problems;
+    for (const task of first.tasks) if (task.status !== 'deleted') tasks.set(task.id, task);
+    // Stamps are taken by the reconcile after the watcher's first scan, off the page's path.
+    for (const member of baseMembers) await applyInbox(member.name, {});
+    await applyEvents({});
+  })();
+  try {
+    await running;
+  } catch (error) {
+    await watcher.close();
+    throw error;
+  }
+  // Git is slower than the files: the diff summaries follow as a delta.
+  running = running.then(async () => {
+    const delta: RunDelta = {};
+    await applyDiffs(delta).catch(onError);
+    finish(delta);
+  });
+
+  async function reconcile(): Promise<void> {
+    const run = running.then(async () => {
+      if (closed) return;
+      const delta: RunDelta = {};
+      try {
+        applyState(await reader.readState(), delta);
+        const now = await reader.taskStamps();
+        for (const [id, stamp] of now) {
+          if (stamps.get(id) === stamp) continue;
+          stamps.set(id, stamp);
+          await applyTask(id, delta);
+        }
+        for (const id of [...tasks.keys()]) {
+          if (now.has(id)) continue;
+          stamps.delete(id);
+          await applyTask(id, delta);
+        }
+        for (const member of baseMembers) await applyInbox(member.name, delta);
+        await applyEvents(delta);
+        await applyDiffs(delta);
+      } catch (error) {
+        onError(error);
+      }
+      finish(delta);
+    });
+    running = run;
+    return run;
+  }
+  const reconcileTimer = setInterval(() => {
+    reconcile().catch(onError);
+  }, options.reconcileMs ?? 5_000);
+  reconcileTimer.unref();
+
+  return {
+    runId: reader.runId,
+    get listeners() {
+      return listeners.size;
+    },
+    snapshot() {
+      return {
+        header,
+        members: members(),
+        tasks: [...tasks.values()],
+        messages: messageOrder
+          .slice(-historyLimit)
+          .map((id) => messages.get(id))
+          .filter((message): message is MessageView => message !== undefined),
+        events: events.slice(-historyLimit),
+        permissions,
+        problems,
+      };
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    reconcile,
+    async close() {
+      closed = true;
+      clearInterval(reconcileTimer);
+      if (timer !== undefined) clearTimeout(timer);
+      listeners.clear();
+      await watcher.close();
+      await running.catch(() => {});
+    },
+  };
+}

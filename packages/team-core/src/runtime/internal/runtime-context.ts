@@ -1,0 +1,121 @@
+import { createMailbox, type Mailbox } from '../../mailbox/index.js';
+import { loadSettings, type SettingsValues } from '../../registry/index.js';
+import { updateRunState } from '../../state/index.js';
+import { appendRunEvent, type LockOptions, type PathStore, runPaths } from '../../storage/index.js';
+import { createTaskList, type TaskList } from '../../tasklist/index.js';
+import type { TmuxRunner } from '../../tmux/index.js';
+import type { TeamHostV1 } from '../team-host.js';
+import type { TeamToolVocabulary } from '../team-protocol.js';
+
+/** The seams and settings every part of one runtime shares. */
+export interface RuntimeContext {
+  readonly home: string;
+  readonly host: TeamHostV1;
+  readonly store: PathStore;
+  readonly now: () => number;
+  readonly lock: LockOptions;
+  /** The options every state call takes: the seams, acting as `runtime`. */
+  readonly stateOptions: {
+    store: PathStore;
+    now: () => number;
+    lock: LockOptions;
+    actor: string;
+  };
+  readonly tmux: { runner: TmuxRunner; callerPaneId?: string } | undefined;
+  readonly vocabulary: TeamToolVocabulary;
+  readonly project: string | undefined;
+  readonly env: NodeJS.ProcessEnv | undefined;
+  /** Whether members that want a worktree get one (when a repository is given). */
+  readonly worktrees: boolean;
+  mailbox(runId: string): Mailbox;
+  tasks(runId: string): TaskList;
+  /** Appends one runtime event to the run's log. */
+  event(runId: string, type: string, ids?: string[], data?: Record<string, unknown>): Promise<void>;
+  /** Teamkit's settings as the config reads now, under the runtime's overrides. */
+  settings(): Promise<SettingsValues>;
+  /**
+   * Moves a member between `running` and `idle` only if it is still in `from` under the
+   * state lock; a member that meanwhile stopped or errored is left alone. Returns whether it moved.
+   */
+  moveIfStill(
+    runId: string,
+    member: string,
+    from: 'running' | 'idle',
+    to: 'running' | 'idle',
+  ): Promise<boolean>;
+}
+
+/** What {@link createRuntimeContext} is built from. */
+export interface RuntimeContextInput {
+  home: string;
+  host: TeamHostV1;
+  store: PathStore;
+  now: () => number;
+  lock: LockOptions;
+  tmux?: { runner: TmuxRunner; callerPaneId?: string };
+  vocabulary: TeamToolVocabulary;
+  project?: string;
+  env?: NodeJS.ProcessEnv;
+  worktrees: boolean;
+  settings?: Partial<SettingsValues>;
+}
+
+/** The settings as the config reads now (global, then the project's), under `input.settings`. */
+export async function loadRuntimeSettings(
+  input: Pick<RuntimeContextInput, 'home' | 'project' | 'env' | 'settings'>,
+): Promise<SettingsValues> {
+  const loaded = await loadSettings({
+    home: input.home,
+    ...(input.project === undefined ? {} : { project: input.project }),
+    ...(input.env === undefined ? {} : { env: input.env }),
+  });
+  return { ...loaded.values, ...input.settings };
+}
+
+/** Binds the seams once, so each part of the runtime takes one context. */
+export function createRuntimeContext(input: RuntimeContextInput): RuntimeContext {
+  const { home, store, now, lock } = input;
+  const seams = { store, now, lock };
+  const stateOptions = { ...seams, actor: 'runtime' };
+  return {
+    home,
+    host: input.host,
+    store,
+    now,
+    lock,
+    stateOptions,
+    tmux: input.tmux,
+    vocabulary: input.vocabulary,
+    project: input.project,
+    env: input.env,
+    worktrees: input.worktrees,
+    mailbox: (runId) => createMailbox({ home, runId, ...seams }),
+    tasks: (runId) => createTaskList({ home, runId, ...seams }),
+    event: (runId, type, ids = [], data) =>
+      appendRunEvent(
+        store,
+        runPaths(home, runId).events,
+        { runId, actor: 'runtime', type, ids, ...(data === undefined ? {} : { data }) },
+        now,
+      ),
+    settings: () => loadRuntimeSettings(input),
+    async moveIfStill(runId, member, from, to) {
+      let moved = false;
+      await updateRunState(
+        home,
+        runId,
+        (draft) => {
+          const target = draft.members.find((candidate) => candidate.name === member);
+          if (target?.status === from) {
+            target.status = to;
+            target.lastSeenAt = now();
+            moved = true;
+          }
+          return draft;
+        },
+        stateOptions,
+      );
+      return moved;
+    },
+  };
+}
