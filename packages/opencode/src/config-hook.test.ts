@@ -127,6 +127,7 @@ describe('the config hook', () => {
         'team_delete',
         'team_send_message',
         'team_read_messages',
+        'team_acknowledge',
         'team_task_create',
         'team_task_list',
         'team_task_get',

@@ -4,10 +4,20 @@ import type {
   Message,
   MessageKind,
   MessageReference,
+  PermissionRequest,
   RuntimeState,
   Task,
 } from '../schema/index.js';
-import { answerShutdown, findLead, readRunState, requestShutdown } from '../state/index.js';
+import {
+  answerShutdown,
+  decidePermission,
+  findLead,
+  type PermissionDecision,
+  type PermissionRequestInput,
+  readRunState,
+  requestPermission,
+  requestShutdown,
+} from '../state/index.js';
 import type { LockOptions, TeamkitStore } from '../storage/index.js';
 import {
   type CreateTaskInput,
@@ -85,6 +95,13 @@ export interface MemberClient {
   rejectShutdown(reason: string): Promise<void>;
   /** The run's state as it is now. */
   state(): Promise<RuntimeState>;
+  /** Records this member's request to act outside its worktree; the lead decides it. */
+  requestPermission(input: Omit<PermissionRequestInput, 'member'>): Promise<PermissionRequest>;
+  /** Lead only: approves or denies a pending permission request (`PERMISSION_DENIED` otherwise). */
+  decidePermission(
+    requestId: string,
+    decision: Omit<PermissionDecision, 'decidedBy'>,
+  ): Promise<PermissionRequest>;
 }
 
 function openShutdownRequest(state: RuntimeState, member: string) {
@@ -206,5 +223,14 @@ export function createMemberClient(options: MemberClientOptions): MemberClient {
     approveShutdown: () => answer(true),
     rejectShutdown: (reason) => answer(false, reason),
     state: readState,
+    requestPermission: (input) =>
+      requestPermission(
+        home,
+        runId,
+        { ...input, member },
+        { ...stateOptions, newId: options.newId },
+      ),
+    decidePermission: (requestId, decision) =>
+      decidePermission(home, runId, requestId, { ...decision, decidedBy: member }, stateOptions),
   };
 }

@@ -1,0 +1,42 @@
+import { collectRunStatus, type RunStatusReport } from '../runtime/run-status.js';
+import type { Task } from '../schema/index.js';
+import type { LockOptions, TeamkitStore } from '../storage/index.js';
+import { createTaskList, type TaskFilter } from '../tasklist/index.js';
+
+/** What read-only tools read of a run; it writes nothing. */
+export interface TeamRunView {
+  readonly runId: string;
+  /** Members, tasks by status, unread counts and recent events. */
+  status(): Promise<RunStatusReport>;
+  /** Tasks by filter, sorted by id; unreadable task files are left out (the status reports them). */
+  listTasks(filter?: TaskFilter): Promise<Task[]>;
+  /** Pending, unowned tasks whose blockers are all done. */
+  readyTasks(): Promise<Task[]>;
+  getTask(id: string): Promise<Task>;
+}
+
+/** Where a {@link TeamRunView} reads from. */
+export interface TeamRunViewOptions {
+  home: string;
+  runId: string;
+  store?: TeamkitStore;
+  lock?: LockOptions;
+}
+
+/** A read-only view of one run, for callers with or without an identity. */
+export function createTeamRunView(options: TeamRunViewOptions): TeamRunView {
+  const seams = {
+    home: options.home,
+    runId: options.runId,
+    ...(options.store === undefined ? {} : { store: options.store }),
+    ...(options.lock === undefined ? {} : { lock: options.lock }),
+  };
+  const tasks = createTaskList(seams);
+  return {
+    runId: options.runId,
+    status: () => collectRunStatus(seams),
+    listTasks: async (filter) => (await tasks.listTasks(filter)).tasks,
+    readyTasks: () => tasks.readyTasks(),
+    getTask: (id) => tasks.getTask(id),
+  };
+}
