@@ -176,7 +176,7 @@ export async function createTeamkitMcpServer(
       { name: 'teamkit', version: SERVER_VERSION },
       {
         capabilities: { tools: {} },
-        instructions: instructionsFor(identity, toolName),
+        instructions: instructionsFor(identity, tools, toolName),
       },
     );
     for (const tool of tools) {
@@ -212,12 +212,20 @@ export async function createTeamkitMcpServer(
   return { identity, tools, createServer, abortCalls: () => calls.abort() };
 }
 
-function instructionsFor(identity: ServerIdentity, toolName: (base: string) => string): string {
+function instructionsFor(
+  identity: ServerIdentity,
+  tools: readonly AnyTeamTool[],
+  toolName: (base: string) => string,
+): string {
   const who =
     identity.kind === 'member'
       ? `You are member "${identity.member}" of team run ${identity.runId}.`
       : identity.kind === 'user'
         ? 'You act for the user, with the lead’s rights.'
         : 'This server has no Teamkit identity: its tools only read.';
-  return `Teamkit: the team's mailbox and task list. ${who} Read mail with ${toolName('read_messages')} and acknowledge it with ${toolName('acknowledge')}; find work with ${toolName('task_list')}.`;
+  const offered = new Set(tools.map((tool) => tool.name));
+  const mail = offered.has('read_messages')
+    ? ` Read mail with ${toolName('read_messages')} and acknowledge it with ${toolName('acknowledge')}.`
+    : '';
+  return `Teamkit: the team's mailbox and task list. ${who}${mail} See the run with ${toolName('status')} and its work with ${toolName('task_list')}.`;
 }

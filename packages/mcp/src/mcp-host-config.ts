@@ -45,6 +45,11 @@ function tomlArray(values: readonly string[]): string {
   return `[${values.map(toml).join(', ')}]`;
 }
 
+function tomlTable(values: Readonly<Record<string, string>>): string {
+  const pairs = Object.entries(values).map(([key, value]) => `${toml(key)} = ${toml(value)}`);
+  return pairs.length === 0 ? '{}' : `{ ${pairs.join(', ')} }`;
+}
+
 /**
  * Renders the server's configuration for one host, as docs/adapters/mcp.md says each needs
  * it: Claude Code `.mcp.json` `mcpServers`; Codex `[mcp_servers.<name>]` with `env_vars`
@@ -83,12 +88,10 @@ export function renderMcpHostConfig(input: McpHostConfigInput): McpHostConfig {
       });
     case 'codex': {
       const lines = [
-        `[mcp_servers.${toml(name)}]`,
+        `[mcp_servers.${/^[A-Za-z0-9_-]+$/.test(name) ? name : toml(name)}]`,
         `command = ${toml(command)}`,
         `args = ${tomlArray(args)}`,
-        `env = { ${Object.entries(env)
-          .map(([key, value]) => `${toml(key)} = ${toml(value)}`)
-          .join(', ')} }`,
+        `env = ${tomlTable(env)}`,
         // Codex starts servers with only HOME, PATH, TMPDIR and these: identity must be listed.
         `env_vars = ${tomlArray(IDENTITY_VARIABLES)}`,
         // Without it `codex exec` refuses every call ("requires approval").
