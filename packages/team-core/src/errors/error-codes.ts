@@ -36,6 +36,10 @@ export const TEAMKIT_ERROR_CODES = {
     description: 'A file that must be created fresh already exists.',
   },
   IO_ERROR: { kind: 'internal', description: 'The filesystem refused an operation.' },
+  REVISION_CONFLICT: {
+    kind: 'conflict',
+    description: 'A stored value changed since it was read; the write was refused.',
+  },
 
   RUN_NOT_FOUND: { kind: 'not_found', description: 'No team run with that id exists.' },
   RUN_NOT_ACTIVE: {

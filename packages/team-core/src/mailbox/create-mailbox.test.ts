@@ -3,7 +3,7 @@ import { link, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError, type TeamkitErrorCode } from '../errors/index.js';
-import { createFileStore, readRunEvents } from '../storage/index.js';
+import { createPathStore, readRunEvents } from '../storage/index.js';
 import { createRunFixture, type RunFixture } from '../test-support/run-fixture.js';
 import { createMailbox } from './create-mailbox.js';
 
@@ -49,7 +49,7 @@ describe('sendMessage', () => {
     });
     const { messages } = await mailbox.listUnread('writer');
     expect(messages.map((m) => m.messageId)).toEqual([sent.messageId]);
-    const { events } = await readRunEvents(createFileStore(), fixture.paths.events);
+    const { events } = await readRunEvents(createPathStore(), fixture.paths.events);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ actor: 'lead', type: 'message.sent', ids: [sent.messageId] });
     expect(await readFile(fixture.paths.events, 'utf8')).not.toContain('secret body');
@@ -101,7 +101,7 @@ describe('sendMessage', () => {
   });
 
   it('lists the inbox once, not on every send, while no other process changes it', async () => {
-    const store = createFileStore();
+    const store = createPathStore();
     const listed: string[] = [];
     const counting = {
       ...store,
@@ -266,7 +266,7 @@ describe('broadcast', () => {
     const copy = (await mailbox.listUnread('writer')).messages[0];
     expect(copy).toMatchObject({ messageId: sent.messageId, broadcast: true, to: 'writer' });
     expect((await mailbox.listUnread('gone')).messages).toEqual([]);
-    const { events } = await readRunEvents(createFileStore(), fixture.paths.events);
+    const { events } = await readRunEvents(createPathStore(), fixture.paths.events);
     expect(events.at(-1)?.data).toMatchObject({
       delivered: ['writer'],
       refused: [{ member: 'writer-2', code: 'RECIPIENT_BACKPRESSURE' }],

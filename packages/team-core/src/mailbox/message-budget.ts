@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createMarkerFile, type TeamkitStore } from '../storage/index.js';
+import { createMarkerFile, type PathStore } from '../storage/index.js';
 
 const MAX_ATTEMPTS = 10_000;
 
@@ -12,7 +12,7 @@ const MAX_ATTEMPTS = 10_000;
  * meanwhile). Slots are not fsynced: a power loss (not a process crash) may forget the
  * last few, which can only let the run send that many more.
  */
-export function createMessageBudget(store: TeamkitStore, folder: string) {
+export function createMessageBudget(store: PathStore, folder: string) {
   let known = 0;
   const taken = async (slot: number) =>
     (await store.stat(path.join(folder, String(slot)))) !== undefined;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { TeamkitStore } from '../storage/index.js';
+import type { PathStore } from '../storage/index.js';
 import { reservedIdOf, unreadIdOf } from './inbox-layout.js';
 
 /** The file in each inbox whose random token changes before every change to the inbox. */
@@ -46,7 +46,7 @@ export interface PendingLedger {
 }
 
 /** Creates the {@link PendingLedger} of one mailbox instance. */
-export function createPendingLedger(store: TeamkitStore): PendingLedger {
+export function createPendingLedger(store: PathStore): PendingLedger {
   const views = new Map<string, InboxView>();
   const versionFile = (inbox: string) => path.join(inbox, INBOX_VERSION_FILE);
 

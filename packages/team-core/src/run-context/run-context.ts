@@ -7,12 +7,12 @@ import {
 } from '../schema/index.js';
 import { WRITABLE_RUN_STATUSES } from '../state/status-machines.js';
 import {
-  createFileStore,
+  createPathStore,
   type LockOptions,
+  type PathStore,
   parseDocument,
   type RunPaths,
   runPaths,
-  type TeamkitStore,
 } from '../storage/index.js';
 
 /** Member statuses that take no part in broadcasts and own no open work. */
@@ -29,7 +29,7 @@ export interface RunContextOptions {
   /** The run's id (a UUID). */
   runId: string;
   /** Persistence seam; defaults to the filesystem store. */
-  store?: TeamkitStore;
+  store?: PathStore;
   /** Clock in epoch milliseconds; defaults to `Date.now`. */
   now?: () => number;
   /** Lock tuning for every lock taken on behalf of this run. */
@@ -39,7 +39,7 @@ export interface RunContextOptions {
 /** A run's resolved paths and seams, plus a cached reader of its `state.json`. */
 export interface RunContext {
   readonly paths: RunPaths;
-  readonly store: TeamkitStore;
+  readonly store: PathStore;
   readonly now: () => number;
   readonly lock: LockOptions;
   /** Reads the run state (parsed once per distinct file content); `RUN_NOT_FOUND` if absent. */
@@ -49,7 +49,7 @@ export interface RunContext {
 /** Builds a {@link RunContext}; the run id is checked before it becomes a path. */
 export function createRunContext(options: RunContextOptions): RunContext {
   const paths = runPaths(options.home, options.runId);
-  const store = options.store ?? createFileStore();
+  const store = options.store ?? createPathStore();
   let cached: { text: string; state: RuntimeState } | undefined;
   return {
     paths,

@@ -9,12 +9,12 @@ import {
 } from '../schema/index.js';
 import { readRunState } from '../state/index.js';
 import {
-  createFileStore,
+  createPathStore,
   type DocumentProblem,
   type LockOptions,
+  type PathStore,
   readRunEvents,
   runPaths,
-  type TeamkitStore,
 } from '../storage/index.js';
 import { createTaskList } from '../tasklist/index.js';
 
@@ -58,7 +58,7 @@ export interface RunStatusReport {
 export interface RunStatusOptions {
   home: string;
   runId: string;
-  store?: TeamkitStore;
+  store?: PathStore;
   now?: () => number;
   lock?: LockOptions;
   /** How many of the newest events to include (default 20). */
@@ -67,7 +67,7 @@ export interface RunStatusOptions {
 
 /** Reads run state, tasks, unread counts and the event log into one report; it writes nothing. */
 export async function collectRunStatus(options: RunStatusOptions): Promise<RunStatusReport> {
-  const store = options.store ?? createFileStore();
+  const store = options.store ?? createPathStore();
   const seams = {
     home: options.home,
     runId: options.runId,

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
 import { readRunEvents } from '../storage/event-log.js';
-import { createFileStore } from '../storage/store.js';
+import { createPathStore } from '../storage/path-store.js';
 import { runPaths } from '../storage/teamkit-home.js';
 import {
   createRunState,
@@ -55,7 +55,7 @@ describe('run state store', () => {
       ['reviewer', false, 'pending'],
     ]);
     expect(await readRunState(home, state.runId)).toEqual(state);
-    const { events } = await readRunEvents(createFileStore(), runPaths(home, state.runId).events);
+    const { events } = await readRunEvents(createPathStore(), runPaths(home, state.runId).events);
     expect(events.map((e) => e.type)).toEqual(['run.created']);
   });
 
@@ -149,7 +149,7 @@ describe('run state store', () => {
     expect(await codeOf(transitionMember(home, state.runId, 'nobody', 'running'))).toBe(
       'UNKNOWN_MEMBER',
     );
-    const { events } = await readRunEvents(createFileStore(), runPaths(home, state.runId).events);
+    const { events } = await readRunEvents(createPathStore(), runPaths(home, state.runId).events);
     expect(events.map((e) => [e.type, e.data?.to])).toEqual([
       ['run.created', 'creating'],
       ['run.status', 'active'],

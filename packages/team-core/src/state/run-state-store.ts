@@ -16,7 +16,7 @@ import type { DocumentProblem } from '../storage/document.js';
 import { toDocumentProblem } from '../storage/document.js';
 import { appendRunEvent } from '../storage/event-log.js';
 import type { LockOptions } from '../storage/file-lock.js';
-import { createFileStore, type TeamkitStore } from '../storage/store.js';
+import { createPathStore, type PathStore } from '../storage/path-store.js';
 import { runPaths } from '../storage/teamkit-home.js';
 import {
   assertMemberTransition,
@@ -28,7 +28,7 @@ import {
 /** What every state function may be given: the store, the clock, lock tuning, the actor. */
 export interface StateOptions {
   /** Where state lives; defaults to the filesystem store. */
-  store?: TeamkitStore;
+  store?: PathStore;
   /** The clock, in ms since the epoch; defaults to `Date.now`. */
   now?: () => number;
   /** Tuning for the state lock (`state.json.lock`). */
@@ -65,13 +65,13 @@ export interface RunListing {
 
 /** @internal Resolves the defaults of {@link StateOptions}. */
 export function resolveStateOptions(options: StateOptions = {}): {
-  store: TeamkitStore;
+  store: PathStore;
   now: () => number;
   lock: LockOptions | undefined;
   actor: string;
 } {
   return {
-    store: options.store ?? createFileStore(),
+    store: options.store ?? createPathStore(),
     now: options.now ?? Date.now,
     lock: options.lock,
     actor: options.actor ?? 'teamkit',
@@ -357,7 +357,7 @@ export async function updateRunState(
 }
 
 async function recordStatusEvents(
-  store: TeamkitStore,
+  store: PathStore,
   eventsFile: string,
   before: RuntimeState,
   after: RuntimeState,

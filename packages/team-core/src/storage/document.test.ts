@@ -3,8 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
 import { type Task, TaskSchema } from '../schema/task.js';
-import { readDocument, toDocumentProblem } from './document.js';
-import { createFileStore } from './store.js';
+import { readDocumentFile, toDocumentProblem } from './document.js';
+import { createPathStore } from './path-store.js';
 import { useTempFolder } from './test-support/workers.js';
 
 let folder: string;
@@ -23,14 +23,14 @@ const task: Task = {
   createdAt: 1,
   updatedAt: 1,
 };
-const store = createFileStore();
+const store = createPathStore();
 
 describe('reading documents', () => {
   it('round-trips a document through the store', async () => {
     const file = path.join(folder, 'tasks', '1.json');
     await store.writeDocument(file, TaskSchema, task);
     expect(await store.readDocument(file, TaskSchema)).toEqual(task);
-    expect(await readDocument(file, TaskSchema)).toEqual(task);
+    expect(await readDocumentFile(file, TaskSchema)).toEqual(task);
     expect(await store.readDocument(path.join(folder, 'missing.json'), TaskSchema)).toBeUndefined();
   });
 
@@ -49,7 +49,7 @@ describe('reading documents', () => {
     await writeFile(file, text);
     for (const read of [
       () => store.readDocument(file, TaskSchema),
-      () => readDocument(file, TaskSchema),
+      () => readDocumentFile(file, TaskSchema),
     ]) {
       const error = await read().catch((caught) => caught);
       expect(isTeamkitError(error, code)).toBe(true);

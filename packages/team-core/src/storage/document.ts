@@ -57,7 +57,7 @@ export function parseDocument<S extends z.ZodType>(
  * Reads and validates a document; `undefined` when the file does not exist.
  * See {@link parseDocument} for the errors.
  */
-export async function readDocument<S extends z.ZodType>(
+export async function readDocumentFile<S extends z.ZodType>(
   file: string,
   schema: S,
 ): Promise<z.infer<S> | undefined> {

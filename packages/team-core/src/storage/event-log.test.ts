@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
 import { appendRunEvent, readRunEvents } from './event-log.js';
-import { createFileStore } from './store.js';
+import { createPathStore } from './path-store.js';
 import { useTempFolder } from './test-support/workers.js';
 
 let folder: string;
@@ -12,7 +12,7 @@ useTempFolder((created) => {
 });
 
 const runId = '5f0c2a52-7f0e-4d1e-9a3b-2f1d3c4b5a69';
-const store = createFileStore();
+const store = createPathStore();
 
 describe('run event log', () => {
   it('appends events and reads them back in order', async () => {

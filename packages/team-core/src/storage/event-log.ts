@@ -1,7 +1,7 @@
 import { TeamkitError } from '../errors/index.js';
 import { describeIssues } from '../schema/describe-issues.js';
 import { type RunEvent, RunEventSchema } from '../schema/run-event.js';
-import type { TeamkitStore } from './store.js';
+import type { PathStore } from './path-store.js';
 
 /** What a caller records; version and time are filled in. */
 export type RunEventInput = Omit<RunEvent, 'version' | 'at'> & { at?: number };
@@ -12,7 +12,7 @@ export type RunEventInput = Omit<RunEvent, 'version' | 'at'> & { at?: number };
  * with `INVALID_INPUT` and nothing is appended.
  */
 export async function appendRunEvent(
-  store: TeamkitStore,
+  store: PathStore,
   eventsFile: string,
   event: RunEventInput,
   now: () => number = Date.now,
@@ -34,7 +34,7 @@ export async function appendRunEvent(
  * that fails the schema; `skipped` counts them.
  */
 export async function readRunEvents(
-  store: TeamkitStore,
+  store: PathStore,
   eventsFile: string,
 ): Promise<{ events: RunEvent[]; skipped: number }> {
   const text = (await store.readText(eventsFile)) ?? '';

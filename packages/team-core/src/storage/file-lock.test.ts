@@ -1,9 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
 import { acquireLock, lockFolderOf, withLock } from './file-lock.js';
-import { createFileStore } from './store.js';
+import { createPathStore } from './path-store.js';
 import { killWorker, startWorker, useTempFolder, type Worker } from './test-support/workers.js';
 
 let folder: string;
@@ -40,6 +40,26 @@ describe('file locks', () => {
     expect(await exists(lockFolderOf(target))).toBe(false);
   });
 
+  it('gives up with LOCK_TIMEOUT, without spinning, when a takeover folder is left over', async () => {
+    const target = path.join(folder, 'state.json');
+    // A stale lock (its holder stopped its heartbeat a minute ago) whose takeover folder
+    // was left by a process that died mid-takeover moments ago.
+    await mkdir(lockFolderOf(target));
+    const minuteAgo = new Date(Date.now() - 60_000);
+    await utimes(lockFolderOf(target), minuteAgo, minuteAgo);
+    await mkdir(`${lockFolderOf(target)}.takeover`);
+
+    const before = process.cpuUsage();
+    const error = await acquireLock(target, { staleMs: 2_000, timeoutMs: 500 }).catch(
+      (caught: unknown) => caught,
+    );
+    const used = process.cpuUsage(before);
+    expect(isTeamkitError(error, 'LOCK_TIMEOUT')).toBe(true);
+    // Waiting half a second costs a few milliseconds of CPU; a busy wait costs all of it.
+    expect((used.user + used.system) / 1_000).toBeLessThan(250);
+    expect(await exists(`${lockFolderOf(target)}.takeover`)).toBe(true);
+  });
+
   it('serialises 8 processes incrementing one counter 1,000 times', async () => {
     const target = path.join(folder, 'counter.txt');
     const workers = Array.from({ length: 8 }, () =>
@@ -61,7 +81,7 @@ describe('file locks', () => {
     expect(await killWorker(holder)).toEqual({ code: null, signal: 'SIGKILL' });
     expect(await exists(lockFolderOf(target))).toBe(true);
 
-    const store = createFileStore();
+    const store = createPathStore();
     await withLock(
       target,
       async (lock) => {
@@ -114,7 +134,7 @@ describe('file locks', () => {
     const holder = startWorker('lock-holder-worker.mjs', ['stall', target, marker]);
     await holder.waitForLine((line) => line.includes('"locked":true'));
 
-    const store = createFileStore();
+    const store = createPathStore();
     const { lock, release } = await acquireLock(target, { staleMs: 2_000, timeoutMs: 30_000 });
     try {
       await store.writeText(marker, 'yes');

@@ -17,7 +17,7 @@ export interface LockOptions {
 }
 
 /** A lock held by this process. */
-export interface HeldLock {
+export interface FileLock {
   /** The file the lock guards (the lock itself is the folder `<path>.lock`). */
   readonly path: string;
   /** True once the lock was lost: removed or taken over by someone else. */
@@ -30,6 +30,8 @@ const DEFAULT_STALE_MS = 10_000;
 const DEFAULT_TIMEOUT_MS = 15_000;
 const NEVER_STALE_FOR_LIBRARY = 2 ** 31 - 1;
 const TAKEOVER_STALE_MS = 5_000;
+// Lock folders are private to the user whatever the umask (which can only remove bits).
+const PRIVATE_FOLDER_MODE = 0o700;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -67,7 +69,7 @@ const lockFs = {
   ...fs,
   mkdir(folder: fs.PathLike, callback: Callback<void>) {
     served(() => {
-      fs.mkdirSync(folder);
+      fs.mkdirSync(folder, PRIVATE_FOLDER_MODE);
     }, callback);
   },
   stat(folder: fs.PathLike, callback: Callback<fs.Stats>) {
@@ -108,24 +110,33 @@ async function ageOf(folder: string): Promise<number | undefined> {
  * Removes the lock folder of a dead holder. Takeovers are serialised by a second
  * folder so that two processes that both saw the same stale lock cannot remove a
  * fresh lock a third process took in between: the age is checked again under it.
+ * Returns whether anything changed (a lock or a dead takeover folder removed), so the
+ * caller knows whether to retry at once or to wait.
  */
-async function takeOverIfStale(lockFolder: string, staleMs: number): Promise<void> {
+async function takeOverIfStale(lockFolder: string, staleMs: number): Promise<boolean> {
   const takeover = `${lockFolder}.takeover`;
   try {
-    await mkdir(takeover);
+    await mkdir(takeover, { mode: PRIVATE_FOLDER_MODE });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    // Another process is taking over, or died doing so: only a takeover folder older
+    // than its own stale period is removed; until then this process waits.
     const age = await ageOf(takeover);
-    if (age !== undefined && age > TAKEOVER_STALE_MS) await rmdir(takeover).catch(() => {});
-    return;
+    if (age === undefined) return true;
+    if (age <= TAKEOVER_STALE_MS) return false;
+    return rmdir(takeover).then(
+      () => true,
+      () => false,
+    );
   }
   try {
     const age = await ageOf(lockFolder);
-    if (age !== undefined && age > staleMs) {
-      await rmdir(lockFolder).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-      });
-    }
+    if (age === undefined) return true;
+    if (age <= staleMs) return false;
+    await rmdir(lockFolder).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+    return true;
   } finally {
     await rmdir(takeover).catch(() => {});
   }
@@ -135,12 +146,12 @@ async function takeOverIfStale(lockFolder: string, staleMs: number): Promise<voi
  * Acquires the lock on `target`, waiting up to `timeoutMs`. A lock whose holder stopped
  * its heartbeat for `staleMs` is taken over; a live holder keeps its lock however long
  * it works. Losing the lock never throws from a timer: it is recorded on the returned
- * {@link HeldLock}, whose next guarded write fails with `LOCK_COMPROMISED`.
+ * {@link FileLock}, whose next guarded write fails with `LOCK_COMPROMISED`.
  */
 export async function acquireLock(
   target: string,
   options: LockOptions = {},
-): Promise<{ lock: HeldLock; release: () => Promise<void> }> {
+): Promise<{ lock: FileLock; release: () => Promise<void> }> {
   const staleMs = Math.max(options.staleMs ?? DEFAULT_STALE_MS, 2_000);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const lockFolder = lockFolderOf(target);
@@ -180,7 +191,7 @@ export async function acquireLock(
     },
     lost: () => lostNow() !== undefined,
   };
-  const held: HeldLock = {
+  const held: FileLock = {
     path: target,
     get compromised() {
       return lostNow() !== undefined;
@@ -237,16 +248,16 @@ export async function acquireLock(
       const code = (error as NodeJS.ErrnoException).code;
       // The folder that holds the lock is created on demand, not checked before each lock.
       if (code === 'ENOENT') {
-        await mkdir(path.dirname(lockFolder), { recursive: true });
+        await mkdir(path.dirname(lockFolder), { recursive: true, mode: PRIVATE_FOLDER_MODE });
         continue;
       }
       if (code !== 'ELOCKED') throw error;
     }
+    // Only a try that changed something is repeated at once; every other pass waits, so
+    // no state of the lock folders (a takeover folder left over, say) makes this spin.
     const age = await ageOf(lockFolder);
-    if (age !== undefined && age > staleMs) {
-      await takeOverIfStale(lockFolder, staleMs);
-      continue;
-    }
+    const progressed =
+      age === undefined || (age > staleMs && (await takeOverIfStale(lockFolder, staleMs)));
     if (Date.now() >= deadline) {
       throw new TeamkitError(
         'LOCK_TIMEOUT',
@@ -254,6 +265,7 @@ export async function acquireLock(
         { details: { lock: lockFolder, timeoutMs, staleMs } },
       );
     }
+    if (progressed) continue;
     await sleep(wait + Math.random() * wait);
     wait = Math.min(wait * 2, 50);
   }
@@ -266,7 +278,7 @@ export async function acquireLock(
  */
 export async function withLock<T>(
   target: string,
-  fn: (lock: HeldLock) => Promise<T>,
+  fn: (lock: FileLock) => Promise<T>,
   options: LockOptions = {},
 ): Promise<T> {
   const { lock, release } = await acquireLock(target, options);

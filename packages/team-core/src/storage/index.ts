@@ -4,14 +4,16 @@ export type { DocumentProblem } from './document.js';
 export {
   DOCUMENT_VERSION,
   parseDocument,
-  readDocument,
+  readDocumentFile,
   serializeDocument,
   toDocumentProblem,
 } from './document.js';
 export type { RunEventInput } from './event-log.js';
 export { appendRunEvent, readRunEvents } from './event-log.js';
-export type { HeldLock, LockOptions } from './file-lock.js';
+export type { FileLock, LockOptions } from './file-lock.js';
 export { acquireLock, lockFolderOf, withLock } from './file-lock.js';
+export type { FileStore, FileStoreOptions } from './file-store/create-file-store.js';
+export { createFileStore } from './file-store/create-file-store.js';
 export {
   removeTreeWithRetry,
   renameWithRetry,
@@ -19,9 +21,40 @@ export {
   unlinkWithRetry,
 } from './fs-retry.js';
 export { createMarkerFile, touchFile } from './marker-file.js';
+export type { MemoryStore, MemoryStoreOptions } from './memory-store/create-memory-store.js';
+export { createMemoryStore } from './memory-store/create-memory-store.js';
+export type { PathStore, PathStoreEntryInfo, PathStoreOptions } from './path-store.js';
+export { createPathStore } from './path-store.js';
+export type { RunKeys } from './run-keys.js';
+export { runKeys } from './run-keys.js';
 export type { StagedFile } from './staged-file.js';
 export { stageFile } from './staged-file.js';
-export type { FileStoreOptions, StoreEntryInfo, TeamkitStore } from './store.js';
-export { createFileStore } from './store.js';
+export type { StoredDocument, UpdateDocumentOptions } from './store-documents.js';
+export {
+  createDocument,
+  putDocument,
+  readDocument,
+  updateDocument,
+} from './store-documents.js';
+export { MAX_VALUE_BYTES } from './stored-text.js';
 export type { RunPaths } from './teamkit-home.js';
 export { assertRunId, expandHome, resolveTeamkitHome, runPaths } from './teamkit-home.js';
+export type {
+  AddEntryOptions,
+  EntryListing,
+  EntryMoveOutcome,
+  EntryState,
+  HeldLock,
+  LogCursor,
+  LogRead,
+  MoveEntriesOptions,
+  PendingTotals,
+  ReadLogOptions,
+  StoreChange,
+  StoredValue,
+  StoreEntryInfo,
+  StoreKey,
+  StoreRevision,
+  StoreWatchOptions,
+  TeamkitStore,
+} from './teamkit-store.js';

@@ -18,7 +18,7 @@ import {
 import {
   appendRunEvent,
   type DocumentProblem,
-  type HeldLock,
+  type FileLock,
   parseDocument,
   serializeDocument,
   toDocumentProblem,
@@ -144,17 +144,17 @@ export function createTaskList(options: TaskListOptions): TaskList {
   // withLock guards `<target>.lock`; a trailing separator makes that `tasks/.lock`.
   const listLockTarget = `${paths.tasks}${path.sep}`;
 
-  async function withListLock<T>(fn: (lock: HeldLock) => Promise<T>): Promise<T> {
+  async function withListLock<T>(fn: (lock: FileLock) => Promise<T>): Promise<T> {
     await store.ensureDir(paths.tasks);
     return store.withLock(listLockTarget, fn, context.lock);
   }
 
   async function withTaskLocks<T>(
     ids: readonly string[],
-    fn: (locks: Map<string, HeldLock>) => Promise<T>,
+    fn: (locks: Map<string, FileLock>) => Promise<T>,
   ): Promise<T> {
     const sorted = [...new Set(ids)].sort(byNumericId);
-    const held = new Map<string, HeldLock>();
+    const held = new Map<string, FileLock>();
     const take = async (index: number): Promise<T> => {
       const id = sorted[index];
       if (id === undefined) return fn(held);
@@ -181,7 +181,7 @@ export function createTaskList(options: TaskListOptions): TaskList {
     return task;
   }
 
-  async function writeTask(task: Task, lock: HeldLock | undefined): Promise<void> {
+  async function writeTask(task: Task, lock: FileLock | undefined): Promise<void> {
     await store.writeDocument(paths.task(task.id), TaskSchema, task, lock);
   }
 

@@ -1,6 +1,6 @@
 import { collectRunStatus, type RunStatusReport } from '../runtime/run-status.js';
 import type { Task } from '../schema/index.js';
-import type { LockOptions, TeamkitStore } from '../storage/index.js';
+import type { LockOptions, PathStore } from '../storage/index.js';
 import { createTaskList, type TaskFilter } from '../tasklist/index.js';
 
 /** What read-only tools read of a run; it writes nothing. */
@@ -19,7 +19,7 @@ export interface TeamRunView {
 export interface TeamRunViewOptions {
   home: string;
   runId: string;
-  store?: TeamkitStore;
+  store?: PathStore;
   lock?: LockOptions;
 }
 

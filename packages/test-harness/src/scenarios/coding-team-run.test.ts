@@ -1,5 +1,5 @@
 import {
-  createFileStore,
+  createPathStore,
   createTeamRuntime,
   readRunEvents,
   readRunState,
@@ -134,7 +134,7 @@ describe('the built-in coding team on the test host', () => {
     }
     expect((await readRunState(current.home, runId)).status).toBe('deleted');
 
-    const { events } = await readRunEvents(createFileStore(), runPaths(current.home, runId).events);
+    const { events } = await readRunEvents(createPathStore(), runPaths(current.home, runId).events);
     const count = (type: string) => events.filter((entry) => entry.type === type).length;
     expect(count('task.created')).toBe(6);
     expect(count('member.spawned')).toBe(6);

@@ -8,10 +8,10 @@ import type { CommandHandler } from '../../command-handler.js';
  */
 export const watchCommand: CommandHandler = async (context, [run]) => {
   const runId = await resolveRunId(context, run);
-  const { createFileStore, readRunEvents, readRunState, runPaths } = await import(
+  const { createPathStore, readRunEvents, readRunState, runPaths } = await import(
     '@teamkit/team-core'
   );
-  const store = createFileStore();
+  const store = createPathStore();
   const paths = runPaths(context.home, runId);
   const controller = new AbortController();
   const onSignal = () => controller.abort();

@@ -1,8 +1,8 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  createFileStore,
   createGitRunner,
+  createPathStore,
   createTaskList,
   DONE_TASK_STATUSES,
   findLead,
@@ -185,7 +185,7 @@ function parseShortstat(text: string): Omit<DiffSummary, 'commits'> {
 /** Teamkit's runs under one home, read through team-core. */
 export function createTeamkitRunSource(options: { home: string }): RunSource {
   const { home } = options;
-  const store = createFileStore();
+  const store = createPathStore();
   const git = createGitRunner();
   // Task counts of runs the runs view lists, recounted only when the tasks folder changed.
   const progressCache = new Map<string, { stamp: number; progress: RunSummary['progress'] }>();

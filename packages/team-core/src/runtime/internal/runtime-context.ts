@@ -1,12 +1,7 @@
 import { createMailbox, type Mailbox } from '../../mailbox/index.js';
 import { loadSettings, type SettingsValues } from '../../registry/index.js';
 import { updateRunState } from '../../state/index.js';
-import {
-  appendRunEvent,
-  type LockOptions,
-  runPaths,
-  type TeamkitStore,
-} from '../../storage/index.js';
+import { appendRunEvent, type LockOptions, type PathStore, runPaths } from '../../storage/index.js';
 import { createTaskList, type TaskList } from '../../tasklist/index.js';
 import type { TmuxRunner } from '../../tmux/index.js';
 import type { TeamHostV1 } from '../team-host.js';
@@ -16,12 +11,12 @@ import type { TeamToolVocabulary } from '../team-protocol.js';
 export interface RuntimeContext {
   readonly home: string;
   readonly host: TeamHostV1;
-  readonly store: TeamkitStore;
+  readonly store: PathStore;
   readonly now: () => number;
   readonly lock: LockOptions;
   /** The options every state call takes: the seams, acting as `runtime`. */
   readonly stateOptions: {
-    store: TeamkitStore;
+    store: PathStore;
     now: () => number;
     lock: LockOptions;
     actor: string;
@@ -54,7 +49,7 @@ export interface RuntimeContext {
 export interface RuntimeContextInput {
   home: string;
   host: TeamHostV1;
-  store: TeamkitStore;
+  store: PathStore;
   now: () => number;
   lock: LockOptions;
   tmux?: { runner: TmuxRunner; callerPaneId?: string };

@@ -1,8 +1,8 @@
 // Increments the number in a counter file `times` times, each under the file's lock.
-import { createFileStore } from '@teamkit/team-core';
+import { createPathStore } from '@teamkit/team-core';
 
 const [target, times] = process.argv.slice(2);
-const store = createFileStore();
+const store = createPathStore();
 
 for (let i = 0; i < Number(times); i += 1) {
   await store.withLock(

@@ -3,7 +3,7 @@ import { existsSync, writeSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import {
   acquireLock,
-  createFileStore,
+  createPathStore,
   isTeamkitError,
   lockFolderOf,
   RunEventSchema,
@@ -11,7 +11,7 @@ import {
 } from '@teamkit/team-core';
 
 const [mode, target, marker] = process.argv.slice(2);
-const store = createFileStore();
+const store = createPathStore();
 const options = { staleMs: 2_000, timeoutMs: 30_000 };
 const say = (value) => writeSync(1, `${JSON.stringify(value)}\n`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -14,22 +14,22 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { createFileAtomically, writeFileAtomically } from './atomic-write.js';
 import { parseDocument, serializeDocument } from './document.js';
-import { type HeldLock, type LockOptions, withLock } from './file-lock.js';
+import { type FileLock, type LockOptions, withLock } from './file-lock.js';
 import { removeTreeWithRetry, renameWithRetry, unlinkWithRetry } from './fs-retry.js';
 
-/** What {@link TeamkitStore.stat} reports about an entry. */
-export interface StoreEntryInfo {
+/** What {@link PathStore.stat} reports about an entry. */
+export interface PathStoreEntryInfo {
   size: number;
   mtimeMs: number;
   isDirectory: boolean;
 }
 
 /**
- * The one interface through which Teamkit touches persisted state. Paths are absolute
- * and already contained by the caller. The filesystem implementation is
- * {@link createFileStore}; tests wrap it to inject faults.
+ * The path-based store the mailbox, task list and run state still use while they move
+ * to `TeamkitStore` (keys, revisions, entries). Paths are absolute and already
+ * contained by the caller; tests wrap it to inject faults. New code uses `TeamkitStore`.
  */
-export interface TeamkitStore {
+export interface PathStore {
   /** Reads and validates a document; `undefined` when absent. Corrupt: `CORRUPT_DOCUMENT`. */
   readDocument<S extends z.ZodType>(file: string, schema: S): Promise<z.infer<S> | undefined>;
   /** Validates and atomically replaces a document; with `lock`, refuses if the lock was lost. */
@@ -37,14 +37,14 @@ export interface TeamkitStore {
     file: string,
     schema: S,
     value: z.input<S>,
-    lock?: HeldLock,
+    lock?: FileLock,
   ): Promise<void>;
   /** Validates and atomically creates a document that must not exist yet (`ALREADY_EXISTS`). */
   createDocument<S extends z.ZodType>(file: string, schema: S, value: z.input<S>): Promise<void>;
   /** Reads a text file; `undefined` when absent. */
   readText(file: string): Promise<string | undefined>;
   /** Atomically replaces a text file; with `lock`, refuses if the lock was lost. */
-  writeText(file: string, text: string, lock?: HeldLock): Promise<void>;
+  writeText(file: string, text: string, lock?: FileLock): Promise<void>;
   /** Renames atomically; returns false when the source does not exist. */
   move(from: string, to: string): Promise<boolean>;
   /** Removes a file; a missing file is fine. */
@@ -54,7 +54,7 @@ export interface TeamkitStore {
   /** Names in a folder, sorted; `[]` when the folder does not exist. */
   list(folder: string): Promise<string[]>;
   /** Size, mtime and type of an entry; `undefined` when absent. */
-  stat(entry: string): Promise<StoreEntryInfo | undefined>;
+  stat(entry: string): Promise<PathStoreEntryInfo | undefined>;
   /** Creates a folder and its parents. */
   ensureDir(folder: string): Promise<void>;
   /**
@@ -66,11 +66,11 @@ export interface TeamkitStore {
   /** Appends one line (a newline is added) in a single append write. */
   appendLine(file: string, line: string): Promise<void>;
   /** Runs `fn` under the lock on `file`; see {@link withLock}. */
-  withLock<T>(file: string, fn: (lock: HeldLock) => Promise<T>, options?: LockOptions): Promise<T>;
+  withLock<T>(file: string, fn: (lock: FileLock) => Promise<T>, options?: LockOptions): Promise<T>;
 }
 
-/** Options for {@link createFileStore}. */
-export interface FileStoreOptions {
+/** Options for {@link createPathStore}. */
+export interface PathStoreOptions {
   /** Defaults for every lock this store takes. */
   lock?: LockOptions;
 }
@@ -80,9 +80,9 @@ function isMissing(error: unknown): boolean {
   return code === 'ENOENT' || code === 'ENOTDIR';
 }
 
-/** The filesystem implementation of {@link TeamkitStore}. */
-export function createFileStore(options: FileStoreOptions = {}): TeamkitStore {
-  const store: TeamkitStore = {
+/** The filesystem implementation of {@link PathStore}; new code uses `createFileStore`. */
+export function createPathStore(options: PathStoreOptions = {}): PathStore {
+  const store: PathStore = {
     async readDocument(file, schema) {
       const text = await store.readText(file);
       return text === undefined ? undefined : parseDocument(text, schema, file);

@@ -1,7 +1,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFileStore } from './store.js';
+import { createPathStore } from './path-store.js';
 import { useTempFolder } from './test-support/workers.js';
 
 let folder: string;
@@ -9,9 +9,9 @@ useTempFolder((created) => {
   folder = created;
 });
 
-const store = createFileStore();
+const store = createPathStore();
 
-describe('file store', () => {
+describe('path store', () => {
   it('writeVolatile creates missing folders and leaves exactly the new value, shorter or longer', async () => {
     const file = path.join(folder, 'a', 'b', '.version');
     await store.writeVolatile(file, 'first value, rather long');

@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { StoreChange } from '../teamkit-store.js';
+import { useTempFolder } from '../test-support/workers.js';
+import { createFileStore } from './create-file-store.js';
+
+let folder: string;
+useTempFolder((created) => {
+  folder = created;
+});
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('file store watches', () => {
+  it('heal by their timed comparison alone when no file event arrives', async () => {
+    const store = createFileStore({ root: path.join(folder, 'home'), watchEvents: false });
+    const seen: StoreChange[] = [];
+    const stop = await store.watch('runtime', (changes) => seen.push(...changes), {
+      reconcileIntervalMs: 150,
+    });
+    await store.put('runtime/r/state.json', '{}');
+    await store.append('runtime/r/events.jsonl', '{"e":1}');
+    await until(() => seen.length >= 2, 'the timed comparison to report both');
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        { key: 'runtime/r/state.json', kind: 'put' },
+        { key: 'runtime/r/events.jsonl', kind: 'put' },
+      ]),
+    );
+    await stop();
+  });
+
+  it('report keys only, never the store revision links, temp files or lock folders', async () => {
+    const store = createFileStore({ root: path.join(folder, 'home') });
+    const seen: StoreChange[] = [];
+    const stop = await store.watch('', (changes) => seen.push(...changes), {
+      reconcileIntervalMs: 100,
+    });
+    const first = await store.create('runtime/r/state.json', '1');
+    await store.update('runtime/r/state.json', '2', first);
+    await store.withLock('runtime/r/state.json', async () => {
+      fs.writeFileSync(path.join(folder, 'home', 'runtime', 'r', 'visible.txt'), 'x');
+    });
+    await until(
+      () => seen.some((change) => change.key === 'runtime/r/visible.txt'),
+      'the file written under the lock',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await stop();
+    const keys = [...new Set(seen.map((change) => change.key))].sort();
+    expect(keys).toEqual(['runtime/r/state.json', 'runtime/r/visible.txt']);
+  });
+
+  it('sends watcher errors to onError and never to the process', async () => {
+    const store = createFileStore({ root: path.join(folder, 'home') });
+    const errors: unknown[] = [];
+    const stop = await store.watch('runtime', () => {}, {
+      reconcileIntervalMs: 100,
+      onError: (error) => errors.push(error),
+    });
+    fs.rmSync(path.join(folder, 'home', 'runtime'), { recursive: true });
+    await until(() => errors.length > 0, 'the missing folder to be reported');
+    await stop();
+  });
+});

@@ -1,0 +1,4 @@
+import { createMemoryStore } from '@teamkit/team-core';
+import { runStoreConformance } from './index.js';
+
+runStoreConformance({ name: 'memory store', createStore: () => createMemoryStore() });
