@@ -1,5 +1,11 @@
-import { createMemberClient, findLead, TeamkitError } from '@teamkit/team-core';
-import { type AuthenticatedCaller, noRun, type ServerIdentity } from './server-identity.js';
+import { findLead, TeamkitError } from '@teamkit/team-core';
+import {
+  type AuthenticatedCaller,
+  defaultClientSource,
+  type MemberClientSource,
+  noRun,
+  type ServerIdentity,
+} from './server-identity.js';
 
 /** The argument a shared server takes to act for one of several agents. */
 export const ACTING_MEMBER_ARGUMENT = 'asMember';
@@ -24,6 +30,7 @@ export function actAsMember(
   identity: ServerIdentity,
   requested: string,
   policy: ActingMemberPolicy,
+  clientFor: MemberClientSource = defaultClientSource(identity.home),
 ): AuthenticatedCaller {
   const { caller, state } = authenticated;
   if (state === undefined) throw noRun();
@@ -67,7 +74,7 @@ export function actAsMember(
       teamName: state.teamName,
       ...(lead === undefined ? {} : { lead }),
     },
-    client: createMemberClient({ home: identity.home, runId: state.runId, member: record.name }),
+    client: clientFor(state.runId, record.name),
     state,
   };
 }

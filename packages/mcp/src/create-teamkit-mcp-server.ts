@@ -16,6 +16,7 @@ import { DEFAULT_SERVER_NAME, mcpToolName } from './mcp-host-names.js';
 import {
   type AuthenticatedCaller,
   authenticateIdentity,
+  cachedClientSource,
   noRun,
   resolveServerIdentity,
   type ServerIdentity,
@@ -107,6 +108,7 @@ export async function createTeamkitMcpServer(
       (tool.needsRunControl !== true || options.runs !== undefined),
   );
   const calls = new AbortController();
+  const clientFor = cachedClientSource(identity.home);
   log('info', 'serving', {
     as: identity.kind === 'member' ? identity.member : identity.kind,
     run: identity.runId ?? null,
@@ -142,15 +144,21 @@ export async function createTeamkitMcpServer(
         typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? { ...raw } : {};
       const requested = args[ACTING_MEMBER_ARGUMENT];
       delete args[ACTING_MEMBER_ARGUMENT];
-      let authenticated = await authenticateIdentity(identity);
+      let authenticated = await authenticateIdentity(identity, clientFor);
       if (requested !== undefined) {
         if (typeof requested !== 'string') {
           throw new TeamkitError('INVALID_INPUT', `${ACTING_MEMBER_ARGUMENT} names a member.`);
         }
-        authenticated = actAsMember(authenticated, identity, requested, {
-          enabled: memberArgument,
-          ...(options.members === undefined ? {} : { allowed: options.members }),
-        });
+        authenticated = actAsMember(
+          authenticated,
+          identity,
+          requested,
+          {
+            enabled: memberArgument,
+            ...(options.members === undefined ? {} : { allowed: options.members }),
+          },
+          clientFor,
+        );
         log('info', 'acting for a member named in the call', {
           tool: tool.name,
           member: requested,

@@ -96,6 +96,28 @@ export function resolveServerIdentity(input: ServerIdentityInput): ServerIdentit
   return input.as === 'user' ? { kind: 'user', home, runId } : { kind: 'observer', home, runId };
 }
 
+/** Where authenticated calls get a member's client (a server keeps one per member). */
+export type MemberClientSource = (runId: string, member: string) => MemberClient;
+
+/** A new member client for every call. */
+export function defaultClientSource(home: string): MemberClientSource {
+  return (runId, member) => createMemberClient({ home, runId, member });
+}
+
+/** One client per run and member, kept for the server's life (the mailbox keeps its caches). */
+export function cachedClientSource(home: string): MemberClientSource {
+  const clients = new Map<string, MemberClient>();
+  return (runId, member) => {
+    const key = `${runId}/${member}`;
+    let client = clients.get(key);
+    if (client === undefined) {
+      client = createMemberClient({ home, runId, member });
+      clients.set(key, client);
+    }
+    return client;
+  };
+}
+
 /** A caller authenticated for one tool call: its roles, and the client it acts through. */
 export interface AuthenticatedCaller {
   caller: TeamToolCaller;
@@ -118,7 +140,10 @@ export function noRun(): TeamkitError {
  * on the roster and not terminated (`IDENTITY_MISMATCH`); the user acts through the lead. This is the one place the member's secret is to be
  * checked (`TEAMKIT_TOKEN` against the hash the run keeps) once the core offers it.
  */
-export async function authenticateIdentity(identity: ServerIdentity): Promise<AuthenticatedCaller> {
+export async function authenticateIdentity(
+  identity: ServerIdentity,
+  clientFor: MemberClientSource = defaultClientSource(identity.home),
+): Promise<AuthenticatedCaller> {
   if (identity.runId === undefined) {
     // Only the user and observers can be without a run (a member always has TEAMKIT_RUN).
     return {
@@ -141,7 +166,7 @@ export async function authenticateIdentity(identity: ServerIdentity): Promise<Au
     }
     return {
       caller: { kind: 'member', member: record.name, isLead: record.isLead, ...base },
-      client: createMemberClient({ home, runId, member: record.name }),
+      client: clientFor(runId, record.name),
       state,
     };
   }
@@ -154,7 +179,7 @@ export async function authenticateIdentity(identity: ServerIdentity): Promise<Au
     // The user acts with the lead's rights, through the lead's client, as the CLI does.
     return {
       caller: { kind: 'user', runId },
-      client: createMemberClient({ home, runId, member: lead }),
+      client: clientFor(runId, lead),
       state,
     };
   }
