@@ -282,6 +282,26 @@ export async function main(argv: readonly string[]): Promise<number> {
     act(async () => (await import('./commands/tmux/index.js')).tmuxSweepCommand),
   );
 
+  const artifact = program
+    .command('artifact')
+    .description("publish and read a run's named Markdown deliverables");
+  common(
+    artifact
+      .command('put <args...>')
+      .description('publish the next version: [run] <name> (body from --file or stdin)')
+      .option('--file <file>', 'read the Markdown from this file instead of stdin')
+      .option('--title <text>', 'a one-line title'),
+  ).action(act(async () => (await import('./commands/artifact/index.js')).artifactPutCommand));
+  common(
+    artifact
+      .command('get <args...>')
+      .description("print an artifact's Markdown: [run] <name>")
+      .option('--version <n>', 'this version instead of the newest'),
+  ).action(act(async () => (await import('./commands/artifact/index.js')).artifactGetCommand));
+  common(artifact.command('list [run]').description("a run's artifacts")).action(
+    act(async () => (await import('./commands/artifact/index.js')).artifactListCommand),
+  );
+
   const mcp = common(
     program
       .command('mcp')

@@ -37,6 +37,9 @@ describe('tools/list', () => {
       'approve_shutdown',
       'reject_shutdown',
       'permission_request',
+      'artifact_put',
+      'artifact_get',
+      'artifact_list',
     ]);
     const lead = await listed(run.memberEnv('lead'), ['--tools', 'all']);
     expect(lead).toEqual(
@@ -45,7 +48,7 @@ describe('tools/list', () => {
     expect(lead).not.toContain('create');
     expect(await listed(run.memberEnv('writer'), ['--tools', 'minimal'])).toHaveLength(9);
     const observer = await listed({ TEAMKIT_RUN: run.runId });
-    expect(observer).toEqual(['status', 'task_list', 'task_get']);
+    expect(observer).toEqual(['status', 'task_list', 'task_get', 'artifact_get', 'artifact_list']);
     const user = await listed({ TEAMKIT_RUN: run.runId }, ['--as', 'user', '--tools', 'lead']);
     expect(user).toEqual(
       expect.arrayContaining(['task_approve', 'send_message', 'shutdown_request']),
@@ -179,6 +182,14 @@ describe('tools/call, every tool: a happy path and a refused call', () => {
       requestId: (asked.data as { request: { id: string } }).request.id,
       decision: 'approved',
     });
+
+    const published = await ok(writer, 'artifact_put', { name: 'design', body: '# Design' });
+    expect((published.data as { artifact: { revision: number } }).artifact.revision).toBe(1);
+    await refused(writer, 'artifact_put', { name: '../../state', body: 'x' }, 'INVALID_INPUT');
+    expect((await ok(lead, 'artifact_get', { name: 'design' })).text).toContain('# Design');
+    await refused(lead, 'artifact_get', { name: 'missing' }, 'UNKNOWN_ARTIFACT');
+    expect((await ok(lead, 'artifact_list')).text).toContain('design v1 by writer');
+    await refused(lead, 'artifact_list', { extra: true, asMember: 'writer' }, 'PERMISSION_DENIED');
 
     await refused(shared, 'shutdown_request', { member: 'lead', asMember: 'writer' }, 'NOT_LEAD');
     await refused(writer, 'approve_shutdown', {}, 'INVALID_TRANSITION');

@@ -136,6 +136,9 @@ describe('the config hook', () => {
         'team_shutdown_request',
         'team_approve_shutdown',
         'team_reject_shutdown',
+        'team_artifact_put',
+        'team_artifact_get',
+        'team_artifact_list',
       ].sort(),
     );
   });

@@ -3,8 +3,8 @@ import { type AnyTeamTool, findTeamTool } from '@teamkit/team-core/tools';
 /**
  * The team tools the plugin registers, by base name. The fourteen of the plugin's first
  * release keep their names (`team_<name>`); `acknowledge` joined when reading stopped
- * acknowledging by itself. Mail reaches OpenCode sessions when they are idle, so the
- * plugin has no `wait_for_mail`.
+ * acknowledging by itself, and the artifact tools with artifacts. Mail reaches OpenCode
+ * sessions when they are idle, so the plugin has no `wait_for_mail`.
  */
 export const OPENCODE_TOOL_NAMES = [
   'create',
@@ -22,6 +22,9 @@ export const OPENCODE_TOOL_NAMES = [
   'shutdown_request',
   'approve_shutdown',
   'reject_shutdown',
+  'artifact_put',
+  'artifact_get',
+  'artifact_list',
 ] as const;
 
 /** The name OpenCode shows the model for a team tool: `team_<name>`. */

@@ -1,6 +1,14 @@
+import {
+  type ArtifactListing,
+  type ArtifactSummary,
+  createRunArtifacts,
+  type PublishArtifactInput,
+  type RunArtifacts,
+} from '../artifacts/index.js';
 import { TeamkitError } from '../errors/index.js';
 import { createMailbox, type Mailbox, type SendMessageResult } from '../mailbox/index.js';
 import type {
+  Artifact,
   Message,
   MessageKind,
   MessageReference,
@@ -102,6 +110,12 @@ export interface MemberClient {
     requestId: string,
     decision: Omit<PermissionDecision, 'decidedBy'>,
   ): Promise<PermissionRequest>;
+  /** Publishes the next version of a named Markdown deliverable of the run, as this member. */
+  publishArtifact(input: PublishArtifactInput): Promise<ArtifactSummary>;
+  /** A version of an artifact (the newest by default). */
+  readArtifact(name: string, revision?: number): Promise<Artifact>;
+  /** The run's artifacts with their newest versions. */
+  listArtifacts(): Promise<ArtifactListing[]>;
 }
 
 function openShutdownRequest(state: RuntimeState, member: string) {
@@ -129,6 +143,12 @@ export function createMemberClient(options: MemberClientOptions): MemberClient {
     actor: member,
   };
   const readState = () => readRunState(home, runId, stateOptions);
+  let artifacts: RunArtifacts | undefined;
+  // The artifacts' keyed store is opened on first use only.
+  const runArtifacts = () => {
+    artifacts ??= createRunArtifacts({ home, runId, ...(options.now ? { now: options.now } : {}) });
+    return artifacts;
+  };
 
   const requireLead = async (operation: string) => {
     const state = await readState();
@@ -230,6 +250,9 @@ export function createMemberClient(options: MemberClientOptions): MemberClient {
         { ...input, member },
         { ...stateOptions, newId: options.newId },
       ),
+    publishArtifact: (input) => runArtifacts().publish(member, input),
+    readArtifact: (name, revision) => runArtifacts().read(name, revision),
+    listArtifacts: () => runArtifacts().list(),
     decidePermission: (requestId, decision) =>
       decidePermission(home, runId, requestId, { ...decision, decidedBy: member }, stateOptions),
   };

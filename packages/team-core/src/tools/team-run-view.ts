@@ -1,5 +1,6 @@
+import { type ArtifactListing, createRunArtifacts } from '../artifacts/index.js';
 import { collectRunStatus, type RunStatusReport } from '../runtime/run-status.js';
-import type { Task } from '../schema/index.js';
+import type { Artifact, Task } from '../schema/index.js';
 import type { LockOptions, PathStore } from '../storage/index.js';
 import { createTaskList, type TaskFilter } from '../tasklist/index.js';
 
@@ -13,6 +14,10 @@ export interface TeamRunView {
   /** Pending, unowned tasks whose blockers are all done. */
   readyTasks(): Promise<Task[]>;
   getTask(id: string): Promise<Task>;
+  /** A version of an artifact (the newest by default). */
+  readArtifact(name: string, revision?: number): Promise<Artifact>;
+  /** The run's artifacts with their newest versions. */
+  listArtifacts(): Promise<ArtifactListing[]>;
 }
 
 /** Where a {@link TeamRunView} reads from. */
@@ -32,11 +37,14 @@ export function createTeamRunView(options: TeamRunViewOptions): TeamRunView {
     ...(options.lock === undefined ? {} : { lock: options.lock }),
   };
   const tasks = createTaskList(seams);
+  const artifacts = () => createRunArtifacts({ home: options.home, runId: options.runId });
   return {
     runId: options.runId,
     status: () => collectRunStatus(seams),
     listTasks: async (filter) => (await tasks.listTasks(filter)).tasks,
     readyTasks: () => tasks.readyTasks(),
     getTask: (id) => tasks.getTask(id),
+    readArtifact: (name, revision) => artifacts().read(name, revision),
+    listArtifacts: () => artifacts().list(),
   };
 }

@@ -80,7 +80,7 @@ describe('the definitions', () => {
     const observer: TeamToolCaller = { kind: 'observer', runId: fixture.runId };
     const offered = TEAM_TOOLS.filter((candidate) => mayCallTool(candidate, observer));
     expect(offered.map((candidate) => candidate.name).sort()).toEqual(
-      ['list', 'status', 'task_get', 'task_list'].sort(),
+      ['artifact_get', 'artifact_list', 'list', 'status', 'task_get', 'task_list'].sort(),
     );
     expect(offered.every((candidate) => candidate.readOnly)).toBe(true);
   });
@@ -221,6 +221,21 @@ describe('calls', () => {
       message: expect.stringContaining('members cannot create nested teams'),
     });
     expect(await fixture.snapshot({ withEvents: true })).toEqual(before);
+  });
+
+  it('publishes and reads artifacts as the calling member', async () => {
+    const put = await call('artifact_put', { name: 'design', body: '# Plan' }, member('writer'));
+    expect(put.text).toBe('published design v1 by writer, 6 bytes');
+    await call('artifact_put', { name: 'design', body: '# Plan, revised' }, member('lead'));
+    const observer: TeamToolCaller = { kind: 'observer', runId: fixture.runId };
+    const got = await call('artifact_get', { name: 'design', revision: 1 }, observer);
+    expect(got.output.artifact).toMatchObject({ author: 'writer', body: '# Plan', revision: 1 });
+    expect((await call('artifact_list', {}, observer)).text).toBe(
+      '- design v2 by lead, 15 bytes (2 version(s))',
+    );
+    expect(
+      await refusal('artifact_put', { name: '../x', body: 'x' }, member('writer')),
+    ).toMatchObject({ code: 'INVALID_INPUT' });
   });
 
   it('lets observers read the status and the tasks', async () => {

@@ -1,4 +1,5 @@
 import { TeamkitError } from '../errors/index.js';
+import { artifactGetTool, artifactListTool, artifactPutTool } from './artifact-tools.js';
 import {
   acknowledgeTool,
   readMessagesTool,
@@ -44,6 +45,9 @@ export const TEAM_TOOLS: readonly AnyTeamTool[] = [
   approveShutdownTool,
   rejectShutdownTool,
   permissionRequestTool,
+  artifactPutTool,
+  artifactGetTool,
+  artifactListTool,
   listTool,
   createTool,
   deleteTool,
@@ -76,6 +80,9 @@ const MEMBER = [
   'approve_shutdown',
   'reject_shutdown',
   'permission_request',
+  'artifact_put',
+  'artifact_get',
+  'artifact_list',
 ];
 const LEAD = [...MEMBER, 'create', 'delete', 'shutdown_request', 'permission_decide'];
 
