@@ -19,6 +19,27 @@ export {
 export type { TeamkitErrorCode, TeamkitErrorKind, TeamkitErrorOptions } from './errors/index.js';
 // errors
 export { isTeamkitError, TEAMKIT_ERROR_CODES, TeamkitError } from './errors/index.js';
+// identity (issue: security and hardening)
+export type {
+  AuthenticateMemberInput,
+  IdentifyCallerInput,
+  MemberToken,
+  RunOperation,
+  TeamkitCaller,
+} from './identity/index.js';
+export {
+  assertCallerIsUser,
+  assertMayOperateOnRun,
+  authenticateMember,
+  createMemberToken,
+  hashMemberToken,
+  identifyCaller,
+  isSameFolder,
+  issueMemberCredential,
+  MEMBER_TOKEN_HASH_PATTERN,
+  memberTokenMatches,
+  verifyMemberCredential,
+} from './identity/index.js';
 // mailbox (issue: mailbox and task list)
 export type {
   AcknowledgeOutcome,
@@ -33,6 +54,34 @@ export type {
   UnreadListing,
 } from './mailbox/index.js';
 export { createMailbox } from './mailbox/index.js';
+// processes (issue: security and hardening); also the `@teamkit/team-core/processes` entry
+export type {
+  ExpectedVariable,
+  MemberAncestor,
+  ProcessCheck,
+  ProcessExpectation,
+  ProcessFacts,
+  ProcessFactsSource,
+  ProcessSession,
+  RecordedProcess,
+  SignalOptions,
+  SignalOutcome,
+} from './processes/index.js';
+export {
+  checkRecordedProcess,
+  findMemberAncestors,
+  isSignallablePid,
+  listProcessAncestry,
+  MAX_ANCESTRY_DEPTH,
+  MEMBER_VARIABLES,
+  parseProcessSessionId,
+  processFactsSource,
+  processSessionId,
+  readProcessEnvironment,
+  readProcessFacts,
+  START_TOLERANCE_MS,
+  signalRecordedProcess,
+} from './processes/index.js';
 // registry (issue: team registry)
 export type {
   AgentFile,
@@ -43,6 +92,7 @@ export type {
   DoctorReport,
   EffectiveTeam,
   EnsureGlobalConfigOptions,
+  HomeAccessFinding,
   IgnoredRedLineSetting,
   InvalidSettingValue,
   LoadedConfigSource,
@@ -78,6 +128,7 @@ export {
   doctor,
   ensureGlobalConfig,
   FLAT_TEAM_FILE,
+  inspectHomeAccess,
   interpretConfigSource,
   isBuiltinTeamId,
   loadSettings,

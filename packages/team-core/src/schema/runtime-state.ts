@@ -33,6 +33,14 @@ export const RunMemberSchema = z.strictObject({
   role: z.string().min(1).max(64),
   isLead: z.boolean(),
   sessionId: z.string().min(1).max(512).optional(),
+  /**
+   * `sha256:<hex>` of the secret handed to the member's current process (`TEAMKIT_TOKEN`);
+   * the secret itself is never written down. Replaced at every spawn.
+   */
+  credentialHash: z
+    .string()
+    .regex(/^sha256:[0-9a-f]{64}$/, 'credential hash must be sha256:<64 hex digits>')
+    .optional(),
   status: z.enum(MEMBER_STATUSES),
   model: z.string().max(200).optional(),
   color: z.string().max(32).optional(),

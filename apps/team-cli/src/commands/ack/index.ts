@@ -1,19 +1,22 @@
-import { callerClient, resolveRunId } from '../../command-context.js';
+import { callerClient, listRunIds, resolveRunId } from '../../command-context.js';
 import type { CommandHandler } from '../../command-handler.js';
 import { UsageError } from '../../exit-codes.js';
 
-/** `team ack [run] <messageId…>`: marks the caller's messages handled (idempotent). */
+/**
+ * `team ack [run] <messageId…>`: marks the caller's messages handled (idempotent). Inside
+ * a member, a leading argument that names a run of the home (its id or a prefix of at
+ * least four characters) is taken as the run, so naming another run is refused instead
+ * of being read as a message id.
+ */
 export const ackCommand: CommandHandler = async (context, args) => {
   let run: string | undefined;
   let ids = args;
   if (context.memberRun === undefined) [run, ...ids] = args;
-  else if (
-    args.length > 1 &&
-    args[0] !== undefined &&
-    args[0].length >= 4 &&
-    context.memberRun.startsWith(args[0])
-  )
-    [run, ...ids] = args;
+  else if (args.length > 1 && args[0] !== undefined && args[0].length >= 4) {
+    const first = args[0];
+    const runs = await listRunIds(context.home);
+    if (runs.some((id) => id.startsWith(first))) [run, ...ids] = args;
+  }
   if (ids.length === 0) throw new UsageError('Name at least one message id.');
   const runId = await resolveRunId(context, run);
   const client = await callerClient(context, runId);

@@ -16,7 +16,10 @@ export const inboxCommand: CommandHandler = async (context, [run], options) => {
   const waitSeconds = options.wait === undefined ? 0 : Number(options.wait);
   if (!Number.isFinite(waitSeconds) || waitSeconds < 0)
     throw new UsageError(`--wait takes a number of seconds, not ${String(options.wait)}.`);
-  let messages: Message[] = await client.inbox();
+  const unread = await client.mailbox.listUnread(client.member);
+  // Messages that cannot be read are shown as problems, never silently dropped.
+  const problems = unread.problems;
+  let messages: Message[] = unread.messages;
   const handedOver: Message[] = [];
   const confirmations: (() => Promise<void>)[] = [];
   if (messages.length === 0 && waitSeconds > 0) {
@@ -54,10 +57,15 @@ export const inboxCommand: CommandHandler = async (context, [run], options) => {
     await client.acknowledge(messages.map((message) => message.messageId));
   const all = [...handedOver, ...messages];
   const { renderMessages } = await import('@teamkit/team-core');
+  const { problemLines } = await import('../../problem-lines.js');
   const { output } = context;
   output.result(
-    { runId, member: client.member, messages: all, acknowledged: options.ack === true },
-    () => (all.length === 0 ? output.style('dim', 'No unread mail.') : renderMessages(all)),
+    { runId, member: client.member, messages: all, acknowledged: options.ack === true, problems },
+    () =>
+      [
+        all.length === 0 ? output.style('dim', 'No unread mail.') : renderMessages(all),
+        ...problemLines(output, problems),
+      ].join('\n'),
   );
   // Shown now: the host may count handed-over mail as delivered.
   for (const confirm of confirmations) await confirm();
