@@ -20,6 +20,7 @@ import {
   noRun,
   resolveServerIdentity,
   type ServerIdentity,
+  settleServerIdentity,
 } from './server-identity.js';
 import { createServerLog, hostEvidence, type ServerLog } from './server-log.js';
 import type { TeamkitMcpOptions } from './server-options.js';
@@ -91,12 +92,15 @@ export async function createTeamkitMcpServer(
   const env = options.env ?? process.env;
   const log =
     options.log ?? createServerLog({ ...(options.logFile ? { file: options.logFile } : {}) });
-  const identity = resolveServerIdentity({
+  const identity = await settleServerIdentity(
+    resolveServerIdentity({
+      env,
+      ...(options.home === undefined ? {} : { home: options.home }),
+      ...(options.run === undefined ? {} : { run: options.run }),
+      ...(options.as === undefined ? {} : { as: options.as }),
+    }),
     env,
-    ...(options.home === undefined ? {} : { home: options.home }),
-    ...(options.run === undefined ? {} : { run: options.run }),
-    ...(options.as === undefined ? {} : { as: options.as }),
-  });
+  );
   const memberArgument = options.memberArgument === true;
   const serverName = options.serverName ?? DEFAULT_SERVER_NAME;
   const toolName = (base: string) => mcpToolName(options.host, base, serverName);

@@ -20,7 +20,11 @@ export type {
   ServerIdentity,
   ServerIdentityInput,
 } from './server-identity.js';
-export { authenticateIdentity, resolveServerIdentity } from './server-identity.js';
+export {
+  authenticateIdentity,
+  resolveServerIdentity,
+  settleServerIdentity,
+} from './server-identity.js';
 export type { ServerLog } from './server-log.js';
 export { createServerLog } from './server-log.js';
 export type { TeamkitMcpOptions } from './server-options.js';

@@ -30,6 +30,8 @@ export interface McpHostConfig {
   text: string;
   /** For JSON hosts: the key path of the server's entry and the entry itself. */
   entry: { path: readonly string[]; value: Record<string, unknown> };
+  /** For JSON hosts: lists the host must also hold these values in (merged, not replaced). */
+  lists: { path: readonly string[]; values: readonly string[] }[];
 }
 
 /** The command that runs this package's `teamkit-mcp` with the current Node, needing no PATH. */
@@ -54,7 +56,8 @@ function tomlTable(values: Readonly<Record<string, string>>): string {
  * Renders the server's configuration for one host, as docs/adapters/mcp.md says each needs
  * it: Claude Code `.mcp.json` `mcpServers`; Codex `[mcp_servers.<name>]` with `env_vars`
  * (Codex clears a server's environment) and `default_tools_approval_mode = "approve"`
- * (else `codex exec` refuses every call); Gemini CLI `mcpServers` with `trust: true`;
+ * (else `codex exec` refuses every call); Gemini CLI `mcpServers` with `trust: true` and
+ * `TEAMKIT_TOKEN` allowed through its secret redaction;
  * OpenCode `mcp` with a `local` command.
  */
 export function renderMcpHostConfig(input: McpHostConfigInput): McpHostConfig {
@@ -64,21 +67,42 @@ export function renderMcpHostConfig(input: McpHostConfigInput): McpHostConfig {
   const args = [...commandArgs, '--host', input.host, ...(input.args ?? [])];
   if (name !== DEFAULT_SERVER_NAME) args.push('--name', name);
   const env = { ...(input.env ?? {}) };
-  const json = (path: string[], value: Record<string, unknown>): McpHostConfig => {
-    let document: Record<string, unknown> = value;
-    for (const key of [...path].reverse()) document = { [key]: document };
+  const json = (
+    path: string[],
+    value: Record<string, unknown>,
+    lists: McpHostConfig['lists'] = [],
+  ): McpHostConfig => {
+    const document: Record<string, unknown> = {};
+    const place = (keys: readonly string[], leaf: unknown) => {
+      let parent = document;
+      for (const key of keys.slice(0, -1)) {
+        parent[key] ??= {};
+        parent = parent[key] as Record<string, unknown>;
+      }
+      parent[keys.at(-1) as string] = leaf;
+    };
+    for (const list of lists) place(list.path, [...list.values]);
+    place(path, value);
     return {
       host: input.host,
       format: 'json',
       text: `${JSON.stringify(document, null, 2)}\n`,
       entry: { path, value },
+      lists,
     };
   };
   switch (input.host) {
     case 'claude':
       return json(['mcpServers', name], { command, args, env });
     case 'gemini':
-      return json(['mcpServers', name], { command, args, env, trust: true });
+      // Gemini CLI hands a server its environment without anything named like a secret:
+      // TEAMKIT_TOKEN must be allowed by name, or the member's server cannot prove who it is.
+      return json(['mcpServers', name], { command, args, env, trust: true }, [
+        {
+          path: ['security', 'environmentVariableRedaction', 'allowed'],
+          values: ['TEAMKIT_TOKEN'],
+        },
+      ]);
     case 'opencode':
       return json(['mcp', name], {
         type: 'local',
@@ -102,6 +126,7 @@ export function renderMcpHostConfig(input: McpHostConfigInput): McpHostConfig {
         format: 'toml',
         text: `${lines.join('\n')}\n`,
         entry: { path: ['mcp_servers', name], value: { command, args, env } },
+        lists: [],
       };
     }
   }

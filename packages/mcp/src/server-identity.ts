@@ -2,12 +2,14 @@ import path from 'node:path';
 import {
   createMemberClient,
   findLead,
+  identifyCaller,
   type MemberClient,
   RunIdSchema,
   type RuntimeState,
   readRunState,
   resolveTeamkitHome,
   TeamkitError,
+  verifyMemberCredential,
 } from '@teamkit/team-core';
 import type { TeamToolCaller } from '@teamkit/team-core/tools';
 
@@ -17,7 +19,15 @@ import type { TeamToolCaller } from '@teamkit/team-core/tools';
  * `--as user`), or an observer with no identity, which may only read.
  */
 export type ServerIdentity =
-  | { kind: 'member'; home: string; runId: string; member: string; token: string | undefined }
+  | {
+      kind: 'member';
+      home: string;
+      runId: string;
+      member: string;
+      token: string | undefined;
+      /** How it is known: its secret (checked on every call), or its process ancestry (checked at start). */
+      via: 'token' | 'ancestry';
+    }
   | { kind: 'user'; home: string; runId: string | undefined }
   | { kind: 'observer'; home: string; runId: string | undefined };
 
@@ -90,6 +100,7 @@ export function resolveServerIdentity(input: ServerIdentityInput): ServerIdentit
       runId: envRun,
       member,
       token: nonEmpty(env.TEAMKIT_TOKEN),
+      via: 'token',
     };
   }
   const runId = flagRun ?? envRun;
@@ -118,6 +129,34 @@ export function cachedClientSource(home: string): MemberClientSource {
   };
 }
 
+/**
+ * Settles the identity with the core's caller identification before serving anything: a
+ * member's secret must be its own, and a process that names nobody but descends from a
+ * member's recorded process is that member (removing the variables, as Codex does for its
+ * servers, does not shed an identity), and may not act as the user (`IDENTITY_MISMATCH`).
+ */
+export async function settleServerIdentity(
+  identity: ServerIdentity,
+  env: NodeJS.ProcessEnv,
+): Promise<ServerIdentity> {
+  const caller = await identifyCaller({ home: identity.home, env });
+  if (identity.kind === 'member' || caller.kind !== 'member') return identity;
+  if (identity.kind === 'user') {
+    throw mismatch(
+      `This process runs under member "${caller.member}" of run ${caller.runId}; it cannot act as the user.`,
+      { member: caller.member, runId: caller.runId },
+    );
+  }
+  return {
+    kind: 'member',
+    home: identity.home,
+    runId: caller.runId,
+    member: caller.member,
+    token: undefined,
+    via: 'ancestry',
+  };
+}
+
 /** A caller authenticated for one tool call: its roles, and the client it acts through. */
 export interface AuthenticatedCaller {
   caller: TeamToolCaller;
@@ -136,9 +175,10 @@ export function noRun(): TeamkitError {
 }
 
 /**
- * Authenticates the server's identity against its run, as it is now: the member must be
- * on the roster and not terminated (`IDENTITY_MISMATCH`); the user acts through the lead. This is the one place the member's secret is to be
- * checked (`TEAMKIT_TOKEN` against the hash the run keeps) once the core offers it.
+ * Authenticates the server's identity against its run, as it is now: a member's secret
+ * (`TEAMKIT_TOKEN`) must match the hash the run recorded for it, and the member must be
+ * on the roster and not terminated (`IDENTITY_MISMATCH`); the user acts through the lead.
+ * The one place a call's identity is decided.
  */
 export async function authenticateIdentity(
   identity: ServerIdentity,
@@ -153,23 +193,42 @@ export async function authenticateIdentity(
     };
   }
   const { home, runId } = identity;
-  const state = await readRunState(home, runId);
-  const lead = findLead(state)?.name;
-  const base = { runId, teamName: state.teamName, ...(lead === undefined ? {} : { lead }) };
   if (identity.kind === 'member') {
-    const record = state.members.find((candidate) => candidate.name === identity.member);
+    // The member's secret against the hash its run recorded when its process was started:
+    // a wrong, missing or stale TEAMKIT_TOKEN, or a name the run does not have, is
+    // IDENTITY_MISMATCH.
+    const verified =
+      identity.via === 'token'
+        ? await verifyMemberCredential({
+            home,
+            runId,
+            member: identity.member,
+            token: identity.token,
+          })
+        : await readRunState(home, runId);
+    const record = verified.members.find((candidate) => candidate.name === identity.member);
     if (record === undefined || record.status === 'terminated') {
       throw mismatch(
-        `Run ${runId} has no ${record === undefined ? '' : 'live '}member "${identity.member}"; this server acts only as the member its host started.`,
+        `Member "${identity.member}" of run ${runId} has stopped; this server acts only for the live member its host started.`,
         { runId, member: identity.member },
       );
     }
+    const lead = findLead(verified)?.name;
     return {
-      caller: { kind: 'member', member: record.name, isLead: record.isLead, ...base },
+      caller: {
+        kind: 'member',
+        runId,
+        member: record.name,
+        isLead: record.isLead,
+        teamName: verified.teamName,
+        ...(lead === undefined ? {} : { lead }),
+      },
       client: clientFor(runId, record.name),
-      state,
+      state: verified,
     };
   }
+  const state = await readRunState(home, runId);
+  const lead = findLead(state)?.name;
   if (identity.kind === 'user') {
     if (lead === undefined) {
       throw new TeamkitError('UNKNOWN_MEMBER', `Run ${runId} has no lead to act for the user.`, {

@@ -1,6 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { issueMemberCredential } from '@teamkit/team-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createMcpRunFixture,
@@ -93,11 +94,7 @@ describe('identity', () => {
     expect(connection.stderr()).toContain('"member":"writer"');
   });
 
-  it('refuses a member the run does not have, and contradictory identities at start', async () => {
-    const ghost = (await run.connect(run.memberEnv('ghost'))).client;
-    expect(resultText(await ghost.callTool({ name: 'status', arguments: {} }))).toMatch(
-      /^error IDENTITY_MISMATCH: Run \S+ has no member "ghost"/,
-    );
+  it('refuses a member without its own secret, and contradictory identities at start', async () => {
     const start = (env: Record<string, string>, args: string[]) =>
       execFileAsync(process.execPath, [TEAMKIT_MCP_BIN, ...args], {
         env: { PATH: process.env.PATH ?? '', ...env },
@@ -105,6 +102,26 @@ describe('identity', () => {
         () => ({ code: 0, stderr: '', stdout: '' }),
         (error: { code: number; stderr: string; stdout: string }) => error,
       );
+    const ghost = await start(run.memberEnv('ghost'), []);
+    expect(ghost.code).toBe(2);
+    expect(ghost.stderr).toMatch(/IDENTITY_MISMATCH: Run \S+ has no member "ghost"/);
+    const borrowed = await start(
+      { ...run.memberEnv('writer'), TEAMKIT_TOKEN: run.tokens.lead ?? '' },
+      [],
+    );
+    expect(borrowed.stderr).toMatch(
+      /IDENTITY_MISMATCH: The TEAMKIT_TOKEN of this process is not the one member "writer"/,
+    );
+    const { TEAMKIT_TOKEN: _token, ...tokenless } = run.memberEnv('lead');
+    expect((await start(tokenless, [])).stderr).toMatch(
+      /IDENTITY_MISMATCH: .*carries no TEAMKIT_TOKEN/,
+    );
+    // A secret that changes under a running server (the member was restarted) stops it acting.
+    const connection = await run.connect(run.memberEnv('reviewer'));
+    await issueMemberCredential(run.home, run.runId, 'reviewer');
+    expect(resultText(await connection.client.callTool({ name: 'status', arguments: {} }))).toMatch(
+      /^error IDENTITY_MISMATCH: /,
+    );
     const asUser = await start(run.memberEnv('writer'), ['--as', 'user']);
     expect(asUser.code).toBe(2);
     expect(asUser.stderr).toMatch(/IDENTITY_MISMATCH: This process is member "writer"/);

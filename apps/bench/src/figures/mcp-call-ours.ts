@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { createMemberClient, type MemberClient } from '@teamkit/team-core';
+import { createMemberClient, issueMemberCredential, type MemberClient } from '@teamkit/team-core';
 import type { NotAvailable } from '../not-available.js';
 import { notAvailable } from '../not-available.js';
 import { BENCH_LOCK, ensureBenchRun } from './bench-run.js';
@@ -25,6 +25,7 @@ export async function createMcpCallSubject(home: string): Promise<McpCallSubject
   }
   const runId = await ensureBenchRun(home);
   const direct = createMemberClient({ home, runId, member: 'builder', lock: BENCH_LOCK });
+  const token = await issueMemberCredential(home, runId, 'builder', { lock: BENCH_LOCK });
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [bin, '--tools', 'all'],
@@ -33,6 +34,7 @@ export async function createMcpCallSubject(home: string): Promise<McpCallSubject
       TEAMKIT_HOME: home,
       TEAMKIT_RUN: runId,
       TEAMKIT_MEMBER: 'builder',
+      TEAMKIT_TOKEN: token,
     },
     stderr: 'ignore',
   });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { createTeamRuntime, type Task } from '@teamkit/team-core';
+import { createTeamRuntime, issueMemberCredential, type Task } from '@teamkit/team-core';
 import { createTeamFixture, createTestHost, type TeamFixture } from '@teamkit/test-harness';
 
 /** The built `teamkit-mcp` program (tests run after `pnpm build`). */
@@ -14,8 +14,10 @@ export interface McpRunFixture {
   fixture: TeamFixture;
   home: string;
   runId: string;
-  /** The environment Teamkit gives a member's process. */
+  /** The environment Teamkit gives a member's process, its secret included. */
   memberEnv(member: string): Record<string, string>;
+  /** Each member's secret (`TEAMKIT_TOKEN`), as its host got it. */
+  tokens: Record<string, string>;
   /** Connects the SDK's client to a new `teamkit-mcp` process started with `env` and `args`. */
   connect(env: Record<string, string>, args?: string[]): Promise<McpConnection>;
   /** The member's unread messages on disk (`inboxes/<member>/*.json`). */
@@ -57,12 +59,23 @@ export async function createMcpRunFixture(): Promise<McpRunFixture> {
     ],
   });
   const runFolder = join(fixture.home, 'runtime', runId);
+  // The secrets the host would hand each member's process (fresh ones, recorded in the run).
+  const tokens: Record<string, string> = {};
+  for (const member of ['lead', 'writer', 'reviewer']) {
+    tokens[member] = await issueMemberCredential(fixture.home, runId, member);
+  }
   const base = { PATH: process.env.PATH ?? '', HOME: fixture.root, TEAMKIT_HOME: fixture.home };
   return {
     fixture,
     home: fixture.home,
     runId,
-    memberEnv: (member) => ({ ...base, TEAMKIT_RUN: runId, TEAMKIT_MEMBER: member }),
+    tokens,
+    memberEnv: (member) => ({
+      ...base,
+      TEAMKIT_RUN: runId,
+      TEAMKIT_MEMBER: member,
+      ...(tokens[member] === undefined ? {} : { TEAMKIT_TOKEN: tokens[member] }),
+    }),
     async connect(env, args = []) {
       let stderr = '';
       const transport = new StdioClientTransport({

@@ -1,17 +1,20 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { issueMemberCredential } from '@teamkit/team-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempHome, runCli } from '../../test-support/run-cli.js';
 
 let home: string;
 let cleanup: () => Promise<void>;
 let runId: string;
+let token: string;
 const team = (args: string[], env: Record<string, string> = {}) =>
   runCli([...args, '--home', home], env);
-const asMember = (member: string) => ({
+const asImplementer = () => ({
   TEAMKIT_HOME: home,
   TEAMKIT_RUN: runId,
-  TEAMKIT_MEMBER: member,
+  TEAMKIT_MEMBER: 'implementer',
+  TEAMKIT_TOKEN: token,
 });
 
 beforeAll(async () => {
@@ -19,6 +22,8 @@ beforeAll(async () => {
   const started = await team(['run', 'start', 'coding-team', '--agent-cmd', 'sleep 600', '--json']);
   expect(started.code, started.stderr + started.stdout).toBe(0);
   runId = started.json().runId as string;
+  // A fresh secret for the implementer, as its host would hand it (the idle process keeps the old one).
+  token = await issueMemberCredential(home, runId, 'implementer');
 });
 
 afterAll(async () => {
@@ -32,7 +37,7 @@ describe('team artifact', () => {
     await writeFile(file, '# Design\n\nFirst cut.\n');
     const put = await team(
       ['artifact', 'put', 'design', '--file', file, '--title', 'Design', '--json'],
-      asMember('implementer'),
+      asImplementer(),
     );
     expect(put.code, put.stderr).toBe(0);
     expect(put.json().artifact).toMatchObject({

@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { issueMemberCredential } from '@teamkit/team-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, createTempHome, runCli } from '../../test-support/run-cli.js';
 
 let home: string;
 let cleanup: () => Promise<void>;
 let runId: string;
+let token: string;
 const team = (args: string[], env: Record<string, string> = {}, cwd?: string) =>
   runCli([...args, '--home', home], env, cwd === undefined ? {} : { cwd });
 
@@ -15,6 +17,8 @@ beforeAll(async () => {
   const started = await team(['run', 'start', 'coding-team', '--agent-cmd', 'sleep 600', '--json']);
   expect(started.code, started.stderr + started.stdout).toBe(0);
   runId = started.json().runId as string;
+  // A fresh secret for the implementer, as its host would hand it (the idle process keeps the old one).
+  token = await issueMemberCredential(home, runId, 'implementer');
 });
 
 afterAll(async () => {
@@ -46,6 +50,8 @@ describe('team mcp config', () => {
     const config = JSON.parse(gemini.json().config as string);
     expect(config.mcpServers.teamkit).toMatchObject({ trust: true, env: {} });
     expect(config.mcpServers.teamkit.args).toEqual(expect.arrayContaining(['--host', 'gemini']));
+    // Gemini CLI redacts variables named like secrets unless they are allowed by name.
+    expect(config.security.environmentVariableRedaction.allowed).toEqual(['TEAMKIT_TOKEN']);
     const ghost = await team([
       'mcp',
       'config',
@@ -98,6 +104,7 @@ describe('team mcp', () => {
         TEAMKIT_HOME: home,
         TEAMKIT_RUN: runId,
         TEAMKIT_MEMBER: 'implementer',
+        TEAMKIT_TOKEN: token,
       },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

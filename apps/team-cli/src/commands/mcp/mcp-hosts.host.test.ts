@@ -1,6 +1,11 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createMemberClient, createTeamRuntime, type Task } from '@teamkit/team-core';
+import {
+  createMemberClient,
+  createTeamRuntime,
+  issueMemberCredential,
+  type Task,
+} from '@teamkit/team-core';
 import {
   type AgentCliName,
   createAgentCliEnvironment,
@@ -82,7 +87,9 @@ async function startRun(fixture: TeamFixture) {
   await createMemberClient({ home: fixture.home, runId, member: 'lead' }).createTask({
     subject: 'Write the spec',
   });
-  return runId;
+  // The writer's secret, as Teamkit's launcher hands it to the member's process.
+  const token = await issueMemberCredential(fixture.home, runId, 'writer');
+  return { runId, token };
 }
 
 async function inbox(home: string, runId: string, member: string) {
@@ -109,7 +116,7 @@ describe.each(['claude', 'codex', 'opencode', 'gemini'] as const)('the real %s',
       if (!cli.found) return;
       const fixture = await createTeamFixture({ prefix: `teamkit-mcp-${name}-` });
       fixtures.push(fixture);
-      const runId = await startRun(fixture);
+      const { runId, token } = await startRun(fixture);
       const { tool, prelude } = HOSTS[name];
       const server = await startMockModelServer({
         idleTimeoutMs: 10 * 60_000,
@@ -144,7 +151,12 @@ describe.each(['claude', 'codex', 'opencode', 'gemini'] as const)('the real %s',
           root,
           server,
           // What Teamkit's launcher gives a member's process.
-          env: { TEAMKIT_HOME: fixture.home, TEAMKIT_RUN: runId, TEAMKIT_MEMBER: 'writer' },
+          env: {
+            TEAMKIT_HOME: fixture.home,
+            TEAMKIT_RUN: runId,
+            TEAMKIT_MEMBER: 'writer',
+            TEAMKIT_TOKEN: token,
+          },
         });
         const file = configFile(name, root, environment.files);
         const configured = await runCli(

@@ -54,6 +54,20 @@ function mergeToml(existing: string, config: McpHostConfig): string {
   return `${[...lines.slice(0, start), ...snippet, '', ...lines.slice(end)].join('\n').trimEnd()}\n`;
 }
 
+/** The object at `path` inside `document`, made (replacing anything that is not an object) where missing. */
+function objectAt(
+  document: Record<string, unknown>,
+  path: readonly string[],
+): Record<string, unknown> {
+  let parent = document;
+  for (const key of path) {
+    const next = parent[key];
+    parent[key] = typeof next === 'object' && next !== null && !Array.isArray(next) ? next : {};
+    parent = parent[key] as Record<string, unknown>;
+  }
+  return parent;
+}
+
 /**
  * Merges the server's entry into a host's configuration file: a JSON file gets its
  * `mcpServers.<name>` (or `mcp.<name>`) entry set and keeps everything else; Codex's
@@ -85,6 +99,12 @@ export async function writeHostConfig(
         { details: { file } },
       );
     }
+  }
+  for (const list of config.lists) {
+    const owner = objectAt(document, list.path.slice(0, -1));
+    const key = list.path.at(-1) as string;
+    const current = Array.isArray(owner[key]) ? (owner[key] as unknown[]) : [];
+    owner[key] = [...current, ...list.values.filter((value) => !current.includes(value))];
   }
   let parent = document;
   const keys = [...config.entry.path];
