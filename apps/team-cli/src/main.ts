@@ -312,6 +312,53 @@ export async function main(argv: readonly string[]): Promise<number> {
     }),
   );
 
+  const artifact = program
+    .command('artifact')
+    .description("publish and read a run's named Markdown deliverables");
+  common(
+    artifact
+      .command('put <args...>')
+      .description('publish the next version: [run] <name> (body from --file or stdin)')
+      .option('--file <file>', 'read the Markdown from this file instead of stdin')
+      .option('--title <text>', 'a one-line title'),
+  ).action(act(async () => (await import('./commands/artifact/index.js')).artifactPutCommand));
+  common(
+    artifact
+      .command('get <args...>')
+      .description("print an artifact's Markdown: [run] <name>")
+      .option('--version <n>', 'this version instead of the newest'),
+  ).action(act(async () => (await import('./commands/artifact/index.js')).artifactGetCommand));
+  common(artifact.command('list [run]').description("a run's artifacts")).action(
+    act(async () => (await import('./commands/artifact/index.js')).artifactListCommand),
+  );
+
+  const mcp = common(
+    program
+      .command('mcp')
+      .description(
+        "serve the team's tools over MCP on stdio (for agent CLIs); see docs/adapters/mcp.md",
+      )
+      .option('--as <who>', 'act as the user ("user") when the process has no member identity')
+      .option('--run <id>', 'the run to act in without a member identity')
+      .option('--tools <profile>', 'minimal | member (default) | lead | all')
+      .option('--member-argument', 'accept an asMember argument (one server for several agents)')
+      .option('--members <names>', 'with --member-argument: the members it may name (a,b)')
+      .option('--host <host>', 'claude | codex | gemini | opencode: name tools as that host does')
+      .option('--name <name>', "the server's name in the host's configuration (default teamkit)")
+      .option('--log-file <file>', 'also log, as JSON lines, to this file'),
+  ).action(act(async () => (await import('./commands/mcp/index.js')).mcpCommand));
+  common(
+    mcp
+      .command('config')
+      .description("print or write a host's configuration for the Teamkit MCP server")
+      .option('--host <host>', 'claude | codex | gemini | opencode')
+      .option('--member <name>', 'start the server as this member (needs --run)')
+      .option('--run <id>', 'the run (its id or a unique prefix)')
+      .option('--tools <profile>', 'minimal | member | lead | all')
+      .option('--write', "merge it into the host's configuration file")
+      .option('--file <file>', 'the file to write instead of the host default'),
+  ).action(act(async () => (await import('./commands/mcp/index.js')).mcpConfigCommand));
+
   common(
     program
       .command('demo')

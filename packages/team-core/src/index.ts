@@ -3,6 +3,19 @@
  * Every export is listed by name; adding a name here makes it public API.
  */
 
+// artifacts (issue: MCP server)
+export type {
+  ArtifactListing,
+  ArtifactSummary,
+  PublishArtifactInput,
+  RunArtifacts,
+  RunArtifactsOptions,
+} from './artifacts/index.js';
+export {
+  createRunArtifacts,
+  MAX_ARTIFACT_BYTES,
+  MAX_ARTIFACT_VERSIONS,
+} from './artifacts/index.js';
 export type { TeamkitErrorCode, TeamkitErrorKind, TeamkitErrorOptions } from './errors/index.js';
 // errors
 export { isTeamkitError, TEAMKIT_ERROR_CODES, TeamkitError } from './errors/index.js';
@@ -181,6 +194,7 @@ export {
   TEAM_PROTOCOL_OPERATIONS,
 } from './runtime/index.js';
 export type {
+  Artifact,
   ConfigSource,
   MemberStatus,
   Message,
@@ -204,6 +218,9 @@ export type {
 } from './schema/index.js';
 // schema
 export {
+  ARTIFACT_NAME_PATTERN,
+  ArtifactNameSchema,
+  ArtifactSchema,
   BuiltinTeamRegistrationSchema,
   ConfigSourceSchema,
   MEMBER_STATUSES,

@@ -1,6 +1,7 @@
 import type { FigureDefinition } from '../figure.js';
 import { claimFigure } from './claim.js';
 import { cliStartFigure } from './cli-start.js';
+import { mcpCallFigure } from './mcp-call.js';
 import { pollFigure } from './poll.js';
 import { readyFigure } from './ready.js';
 import { sendFigure } from './send.js';
@@ -17,5 +18,6 @@ export const ALL_FIGURES: readonly FigureDefinition[] = [
   watchFigure,
   readyFigure,
   cliStartFigure,
+  mcpCallFigure,
   uiLatencyFigure,
 ];
