@@ -19,6 +19,7 @@ const PACKAGES: readonly [string, string][] = [
   ['team-core', 'packages/team-core'],
   ['test-harness', 'packages/test-harness'],
   ['opencode', 'packages/opencode'],
+  ['mcp', 'packages/mcp'],
   ['claude-code', 'packages/claude-code'],
   ['store-nats', 'packages/store-nats'],
   ['team-cli', 'apps/team-cli'],

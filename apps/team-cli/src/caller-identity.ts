@@ -1,13 +1,18 @@
 import os from 'node:os';
 import path from 'node:path';
 
-/** Who runs a `team` command: a member (its host set the environment) or the user. */
+/** Who runs a `team` command: a member (its host set it up) or the user. */
 export interface CallerIdentity {
   home: string;
   /** The run the caller belongs to, when it is a member. */
   runId: string | undefined;
-  /** The member name when a host started this process as a member; `undefined` for the user. */
+  /** The member this process is; `undefined` for the user. */
   member: string | undefined;
+  /**
+   * How the member was recognised: by the secret its host gave it (`token`), or because
+   * this process descends from the member's recorded process (`ancestry`).
+   */
+  via?: 'token' | 'ancestry';
 }
 
 /** The flags that bear on identity. */
@@ -17,13 +22,18 @@ export interface IdentityFlags {
 }
 
 /**
- * Resolves the caller from the environment a host set (`TEAMKIT_HOME`, `TEAMKIT_RUN`,
- * `TEAMKIT_MEMBER`). A member cannot point a command at another run or another home:
- * that is refused with `IDENTITY_MISMATCH`. Outside a member, the user acts as the lead.
+ * Resolves the caller. A process that names a member (`TEAMKIT_MEMBER`, with
+ * `TEAMKIT_RUN`, `TEAMKIT_HOME` and the member's secret `TEAMKIT_TOKEN`, all set by its
+ * host) is that member once team-core verified the secret; it cannot point a command at
+ * another run or home (`IDENTITY_MISMATCH`). A process that names nobody but descends
+ * from a member's recorded process is that member too. Anyone else is the user, who acts
+ * as the lead and needs no secret. The common case, the user in a shell that no member
+ * started, is decided from `/proc` alone, without loading the rest of team-core.
  */
 export async function resolveCallerIdentity(
   flags: IdentityFlags,
   env: NodeJS.ProcessEnv = process.env,
+  pid: number = process.pid,
 ): Promise<CallerIdentity> {
   const member = nonEmpty(env.TEAMKIT_MEMBER);
   const envRun = nonEmpty(env.TEAMKIT_RUN);
@@ -51,11 +61,15 @@ export async function resolveCallerIdentity(
       );
     }
   }
-  return {
-    home: resolveHome(flags.home, env),
-    runId: member !== undefined ? envRun : flags.run,
-    member,
-  };
+  const home = resolveHome(flags.home, env);
+  if (member === undefined && nonEmpty(env.TEAMKIT_TOKEN) === undefined) {
+    const { findMemberAncestors } = await import('@teamkit/team-core/processes');
+    if (findMemberAncestors(pid).length === 0) return { home, runId: flags.run, member: undefined };
+  }
+  const { identifyCaller } = await import('@teamkit/team-core');
+  const caller = await identifyCaller({ home, env, pid });
+  if (caller.kind === 'user') return { home, runId: flags.run, member: undefined };
+  return { home, runId: caller.runId, member: caller.member, via: caller.via };
 }
 
 /** Builds the `IDENTITY_MISMATCH` error; team-core is loaded only when one is raised. */

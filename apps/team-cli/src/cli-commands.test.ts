@@ -1,7 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memberEnvironment } from './test-support/member-environment.js';
 import { createTempHome, runCli } from './test-support/run-cli.js';
+import { writeTestTeam } from './test-support/test-team.js';
 
 // Members that do nothing, so the test alone moves the tasks.
 const IDLE_AGENT = 'sleep 600';
@@ -11,15 +13,19 @@ let cleanup: () => Promise<void>;
 let runId: string;
 const team = (args: string[], env: Record<string, string> = {}) =>
   runCli([...args, '--home', home], env);
-const asMember = (member: string) => ({
-  TEAMKIT_HOME: home,
-  TEAMKIT_RUN: runId,
-  TEAMKIT_MEMBER: member,
-});
+// A member's environment as its host set it, secret included (read from the member's
+// process, which only works for processes of the same user: see docs/security.md).
+const asMember = (member: string) => memberEnvironment(home, runId, member);
 
 beforeAll(async () => {
   ({ home, cleanup } = await createTempHome());
-  const started = await team(['run', 'start', 'coding-team', '--agent-cmd', IDLE_AGENT, '--json']);
+  // The coding team's members, all started at once (no parallel bound to wait for).
+  await writeTestTeam(home, {
+    id: 'crew',
+    lead: 'lead',
+    members: ['lead', 'architect', 'implementer', 'reviewer', 'tester', 'researcher'],
+  });
+  const started = await team(['run', 'start', 'crew', '--agent-cmd', IDLE_AGENT, '--json']);
   expect(started.code, started.stderr + started.stdout).toBe(0);
   runId = started.json().runId as string;
 });
@@ -34,7 +40,7 @@ describe('team commands against a real run', () => {
     expect(runId).toMatch(/^[0-9a-f-]{36}$/);
     const listed = await team(['run', 'list', '--json']);
     expect(listed.code).toBe(0);
-    expect(listed.json()).toMatchObject({ ok: true, runs: [{ runId, team: 'coding-team' }] });
+    expect(listed.json()).toMatchObject({ ok: true, runs: [{ runId, team: 'crew' }] });
   });
 
   it('run status accepts a unique prefix and reports members and progress', async () => {
@@ -49,7 +55,7 @@ describe('team commands against a real run', () => {
     expect(report.members.map((member) => member.name)).toContain('implementer');
     expect(report.progress).toEqual({ done: 0, total: 0 });
     const human = await team(['run', 'status', runId.slice(0, 6)]);
-    expect(human.stdout).toContain('Team coding-team');
+    expect(human.stdout).toContain('Team crew');
   });
 
   it('walks a task through claim, start, complete, review and approve', async () => {
@@ -185,7 +191,7 @@ describe('team commands against a real run', () => {
     const teams = await team(['teams', '--json']);
     expect(teams.json()).toMatchObject({
       ok: true,
-      teams: expect.arrayContaining([expect.objectContaining({ id: 'coding-team' })]),
+      teams: expect.arrayContaining([expect.objectContaining({ id: 'crew' })]),
     });
     const doctor = await team(['doctor', '--json']);
     expect(doctor.json()).toMatchObject({ ok: true, report: expect.any(Object) });

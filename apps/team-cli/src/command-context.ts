@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { MemberClient } from '@teamkit/team-core';
+import type { MemberClient, TeamkitCaller } from '@teamkit/team-core';
 import { identityMismatch, resolveCallerIdentity } from './caller-identity.js';
 import { UsageError } from './exit-codes.js';
 import { createOutput, type Output } from './output.js';
@@ -15,10 +15,12 @@ export interface CommonOptions {
 export interface CommandContext {
   readonly output: Output;
   readonly home: string;
-  /** The member this process is (from `TEAMKIT_MEMBER`), or `undefined` for the user. */
+  /** The member this process is (verified, see `resolveCallerIdentity`), or `undefined` for the user. */
   readonly member: string | undefined;
-  /** The run of the member process (from `TEAMKIT_RUN`). */
+  /** The run of the member process. */
   readonly memberRun: string | undefined;
+  /** The same, in the form team-core's authorization checks take. */
+  readonly caller: TeamkitCaller;
   readonly env: NodeJS.ProcessEnv;
 }
 
@@ -32,12 +34,22 @@ export async function createCommandContext(
     options.home === undefined ? {} : { home: options.home },
     env,
   );
+  const memberRun =
+    identity.runId !== undefined && identity.member !== undefined ? identity.runId : undefined;
   return {
     output,
     home: identity.home,
     member: identity.member,
-    memberRun:
-      identity.runId !== undefined && identity.member !== undefined ? identity.runId : undefined,
+    memberRun,
+    caller:
+      identity.member === undefined || memberRun === undefined
+        ? { kind: 'user' }
+        : {
+            kind: 'member',
+            runId: memberRun,
+            member: identity.member,
+            via: identity.via ?? 'token',
+          },
     env,
   };
 }
@@ -114,8 +126,9 @@ export function splitRunArgument(
 }
 
 /**
- * The client the caller acts through: its own member, or the lead for the user. It waits
- * for locks as long as the `lock.timeoutMs` setting of the home's config says.
+ * The client the caller acts through: its own member (identity verified when the context
+ * was made), or the lead for the user. It waits for locks as long as the `lock.timeoutMs`
+ * setting of the home's config says.
  */
 export async function callerClient(context: CommandContext, runId: string): Promise<MemberClient> {
   const { createMemberClient, readRunState, requireLead } = await import('@teamkit/team-core');

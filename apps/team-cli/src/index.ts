@@ -7,6 +7,7 @@ export type {
   ProcessHost,
   ProcessHostOptions,
   ProcessMember,
+  SessionCheck,
 } from './process-host/index.js';
 export {
   createProcessHost,

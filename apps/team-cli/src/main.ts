@@ -4,6 +4,14 @@ import type { CommandHandler } from './command-handler.js';
 type Loader = () => Promise<CommandHandler>;
 
 /**
+ * Who may run a command: anyone (a member acts in its own run only), or only the user
+ * (`PERMISSION_DENIED` for members), for commands that reach beyond one run.
+ */
+interface Access {
+  userOnly?: string;
+}
+
+/**
  * Runs the `team` command line and resolves with its exit code. Every command's module
  * is imported only when that command runs, so start-up loads no more than it needs.
  */
@@ -13,7 +21,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const json = argv.includes('--json');
 
   const act =
-    (load: Loader) =>
+    (load: Loader, access: Access = {}) =>
     async (...params: unknown[]): Promise<void> => {
       const command = params.at(-1) as Command;
       const args = params
@@ -28,6 +36,10 @@ export async function main(argv: readonly string[]): Promise<number> {
           json: options.json === true,
           ...(typeof options.home === 'string' ? { home: options.home } : {}),
         });
+        if (access.userOnly !== undefined) {
+          const { requireUser } = await import('./command-access.js');
+          await requireUser(context, access.userOnly);
+        }
         exitCode = (await (await load())(context, args, options)) ?? 0;
       } catch (error) {
         const { createOutput } = await import('./output.js');
@@ -65,7 +77,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       .command('init')
       .description('write a starter config and an example team package (never overwrites)')
       .option('--project [dir]', 'write into <dir>/.teamkit instead of the Teamkit home'),
-  ).action(act(async () => (await import('./commands/init/index.js')).initCommand));
+  ).action(
+    act(async () => (await import('./commands/init/index.js')).initCommand, {
+      userOnly: 'write Teamkit config (team init)',
+    }),
+  );
 
   common(
     program
@@ -91,7 +107,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       .option('--agent-cmd <template>', 'argv template of each member process')
       .option('--project <dir>', 'also see the project teams of <dir>')
       .option('--attach', 'supervise the run in the foreground until it ends'),
-  ).action(act(async () => (await import('./commands/run/index.js')).runStartCommand));
+  ).action(
+    act(async () => (await import('./commands/run/index.js')).runStartCommand, {
+      userOnly: 'start a run',
+    }),
+  );
   common(
     claudeOption(run.command('list').description('list runs'), 'list Claude Code teams instead'),
   ).action(
@@ -124,7 +144,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       .description('keep a run going: start waiting members, stop approved ones'),
   ).action(act(async () => (await import('./commands/run/index.js')).runSuperviseCommand));
   common(run.command('sweep').description('remove the folders of finished runs')).action(
-    act(async () => (await import('./commands/run/index.js')).runSweepCommand),
+    act(async () => (await import('./commands/run/index.js')).runSweepCommand, {
+      userOnly: 'sweep finished runs',
+    }),
   );
 
   common(
@@ -269,18 +291,73 @@ export async function main(argv: readonly string[]): Promise<number> {
 
   const worktree = program.command('worktree').description('member worktrees');
   common(worktree.command('list').description('orphan worktrees of finished runs')).action(
-    act(async () => (await import('./commands/worktree/index.js')).worktreeListCommand),
+    act(async () => (await import('./commands/worktree/index.js')).worktreeListCommand, {
+      userOnly: "list other runs' worktrees",
+    }),
   );
   common(
     worktree
       .command('prune')
       .description('remove orphan worktrees whose work is saved')
       .option('--force', 'remove even with unsaved work'),
-  ).action(act(async () => (await import('./commands/worktree/index.js')).worktreePruneCommand));
+  ).action(
+    act(async () => (await import('./commands/worktree/index.js')).worktreePruneCommand, {
+      userOnly: 'prune worktrees',
+    }),
+  );
   const tmux = program.command('tmux').description('tmux sessions');
   common(tmux.command('sweep').description('kill teamkit tmux sessions of finished runs')).action(
-    act(async () => (await import('./commands/tmux/index.js')).tmuxSweepCommand),
+    act(async () => (await import('./commands/tmux/index.js')).tmuxSweepCommand, {
+      userOnly: 'sweep tmux sessions',
+    }),
   );
+
+  const artifact = program
+    .command('artifact')
+    .description("publish and read a run's named Markdown deliverables");
+  common(
+    artifact
+      .command('put <args...>')
+      .description('publish the next version: [run] <name> (body from --file or stdin)')
+      .option('--file <file>', 'read the Markdown from this file instead of stdin')
+      .option('--title <text>', 'a one-line title'),
+  ).action(act(async () => (await import('./commands/artifact/index.js')).artifactPutCommand));
+  common(
+    artifact
+      .command('get <args...>')
+      .description("print an artifact's Markdown: [run] <name>")
+      .option('--version <n>', 'this version instead of the newest'),
+  ).action(act(async () => (await import('./commands/artifact/index.js')).artifactGetCommand));
+  common(artifact.command('list [run]').description("a run's artifacts")).action(
+    act(async () => (await import('./commands/artifact/index.js')).artifactListCommand),
+  );
+
+  const mcp = common(
+    program
+      .command('mcp')
+      .description(
+        "serve the team's tools over MCP on stdio (for agent CLIs); see docs/adapters/mcp.md",
+      )
+      .option('--as <who>', 'act as the user ("user") when the process has no member identity')
+      .option('--run <id>', 'the run to act in without a member identity')
+      .option('--tools <profile>', 'minimal | member (default) | lead | all')
+      .option('--member-argument', 'accept an asMember argument (one server for several agents)')
+      .option('--members <names>', 'with --member-argument: the members it may name (a,b)')
+      .option('--host <host>', 'claude | codex | gemini | opencode: name tools as that host does')
+      .option('--name <name>', "the server's name in the host's configuration (default teamkit)")
+      .option('--log-file <file>', 'also log, as JSON lines, to this file'),
+  ).action(act(async () => (await import('./commands/mcp/index.js')).mcpCommand));
+  common(
+    mcp
+      .command('config')
+      .description("print or write a host's configuration for the Teamkit MCP server")
+      .option('--host <host>', 'claude | codex | gemini | opencode')
+      .option('--member <name>', 'start the server as this member (needs --run)')
+      .option('--run <id>', 'the run (its id or a unique prefix)')
+      .option('--tools <profile>', 'minimal | member | lead | all')
+      .option('--write', "merge it into the host's configuration file")
+      .option('--file <file>', 'the file to write instead of the host default'),
+  ).action(act(async () => (await import('./commands/mcp/index.js')).mcpConfigCommand));
 
   common(
     program
@@ -289,7 +366,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       .option('--keep', 'keep the temp folder for inspection')
       .option('--timeout <seconds>', 'give up after this long', '300')
       .option('--no-tmux', 'run members in the background even inside tmux'),
-  ).action(act(async () => (await import('./commands/demo/index.js')).demoCommand));
+  ).action(
+    act(async () => (await import('./commands/demo/index.js')).demoCommand, {
+      userOnly: 'run the demo',
+    }),
+  );
 
   try {
     await program.parseAsync([...argv]);

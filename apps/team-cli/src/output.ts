@@ -9,6 +9,11 @@ export interface Output {
   result(data: Record<string, unknown>, human: () => string): void;
   /** Prints a failure and returns the exit code to use. */
   failure(error: unknown): number;
+  /**
+   * Resolves once everything printed so far has been handed to the operating system, so
+   * it is shown even if this process dies next (writes to a pipe are asynchronous).
+   */
+  flush(): Promise<void>;
   /** Writes a line of progress to stderr (human mode only), keeping stdout for the result. */
   note(text: string): void;
   /** Styles text when colour is on. */
@@ -60,6 +65,11 @@ export function createOutput(options: OutputOptions): Output {
         const text = human();
         if (text !== '') stdout.write(text.endsWith('\n') ? text : `${text}\n`);
       }
+    },
+    flush() {
+      return new Promise((resolve, reject) => {
+        stdout.write('', (error) => (error ? reject(error) : resolve()));
+      });
     },
     failure(error) {
       const code = exitCodeFor(error);

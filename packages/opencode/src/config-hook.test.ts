@@ -127,6 +127,7 @@ describe('the config hook', () => {
         'team_delete',
         'team_send_message',
         'team_read_messages',
+        'team_acknowledge',
         'team_task_create',
         'team_task_list',
         'team_task_get',
@@ -135,6 +136,9 @@ describe('the config hook', () => {
         'team_shutdown_request',
         'team_approve_shutdown',
         'team_reject_shutdown',
+        'team_artifact_put',
+        'team_artifact_get',
+        'team_artifact_list',
       ].sort(),
     );
   });

@@ -3,9 +3,43 @@
  * Every export is listed by name; adding a name here makes it public API.
  */
 
+// artifacts (issue: MCP server)
+export type {
+  ArtifactListing,
+  ArtifactSummary,
+  PublishArtifactInput,
+  RunArtifacts,
+  RunArtifactsOptions,
+} from './artifacts/index.js';
+export {
+  createRunArtifacts,
+  MAX_ARTIFACT_BYTES,
+  MAX_ARTIFACT_VERSIONS,
+} from './artifacts/index.js';
 export type { TeamkitErrorCode, TeamkitErrorKind, TeamkitErrorOptions } from './errors/index.js';
 // errors
 export { isTeamkitError, TEAMKIT_ERROR_CODES, TeamkitError } from './errors/index.js';
+// identity (issue: security and hardening)
+export type {
+  AuthenticateMemberInput,
+  IdentifyCallerInput,
+  MemberToken,
+  RunOperation,
+  TeamkitCaller,
+} from './identity/index.js';
+export {
+  assertCallerIsUser,
+  assertMayOperateOnRun,
+  authenticateMember,
+  createMemberToken,
+  hashMemberToken,
+  identifyCaller,
+  isSameFolder,
+  issueMemberCredential,
+  MEMBER_TOKEN_HASH_PATTERN,
+  memberTokenMatches,
+  verifyMemberCredential,
+} from './identity/index.js';
 // mailbox (issue: mailbox and task list)
 export type {
   AcknowledgeOutcome,
@@ -20,6 +54,34 @@ export type {
   UnreadListing,
 } from './mailbox/index.js';
 export { createMailbox } from './mailbox/index.js';
+// processes (issue: security and hardening); also the `@teamkit/team-core/processes` entry
+export type {
+  ExpectedVariable,
+  MemberAncestor,
+  ProcessCheck,
+  ProcessExpectation,
+  ProcessFacts,
+  ProcessFactsSource,
+  ProcessSession,
+  RecordedProcess,
+  SignalOptions,
+  SignalOutcome,
+} from './processes/index.js';
+export {
+  checkRecordedProcess,
+  findMemberAncestors,
+  isSignallablePid,
+  listProcessAncestry,
+  MAX_ANCESTRY_DEPTH,
+  MEMBER_VARIABLES,
+  parseProcessSessionId,
+  processFactsSource,
+  processSessionId,
+  readProcessEnvironment,
+  readProcessFacts,
+  START_TOLERANCE_MS,
+  signalRecordedProcess,
+} from './processes/index.js';
 // registry (issue: team registry)
 export type {
   AgentFile,
@@ -30,6 +92,7 @@ export type {
   DoctorReport,
   EffectiveTeam,
   EnsureGlobalConfigOptions,
+  HomeAccessFinding,
   IgnoredRedLineSetting,
   InvalidSettingValue,
   LoadedConfigSource,
@@ -65,6 +128,7 @@ export {
   doctor,
   ensureGlobalConfig,
   FLAT_TEAM_FILE,
+  inspectHomeAccess,
   interpretConfigSource,
   isBuiltinTeamId,
   loadSettings,
@@ -130,6 +194,7 @@ export {
   TEAM_PROTOCOL_OPERATIONS,
 } from './runtime/index.js';
 export type {
+  Artifact,
   ConfigSource,
   MemberStatus,
   Message,
@@ -153,6 +218,9 @@ export type {
 } from './schema/index.js';
 // schema
 export {
+  ARTIFACT_NAME_PATTERN,
+  ArtifactNameSchema,
+  ArtifactSchema,
   BuiltinTeamRegistrationSchema,
   ConfigSourceSchema,
   MEMBER_STATUSES,
@@ -208,7 +276,6 @@ export type {
 export {
   addMember,
   answerShutdown,
-  assertCanSend,
   assertCanSpawn,
   assertCanTakeTurn,
   assertLegalStateChange,
@@ -227,7 +294,6 @@ export {
   MEMBER_TRANSITIONS,
   RUN_TRANSITIONS,
   readRunState,
-  recordMessageSent,
   recordTurn,
   requestPermission,
   requestShutdown,

@@ -4,6 +4,7 @@ import { storeSendFigure } from '../store-figures/store-send.js';
 import { storeWatchFigure } from '../store-figures/store-watch.js';
 import { claimFigure } from './claim.js';
 import { cliStartFigure } from './cli-start.js';
+import { mcpCallFigure } from './mcp-call.js';
 import { pollFigure } from './poll.js';
 import { readyFigure } from './ready.js';
 import { sendFigure } from './send.js';
@@ -20,6 +21,7 @@ export const ALL_FIGURES: readonly FigureDefinition[] = [
   watchFigure,
   readyFigure,
   cliStartFigure,
+  mcpCallFigure,
   uiLatencyFigure,
   storeSendFigure,
   storeClaimFigure,

@@ -6,6 +6,8 @@ import {
   type DeliverInput,
   type DeliveryOutcome,
   type InterruptOutcome,
+  readProcessFacts,
+  type SignalOutcome,
   type SpawnMemberInput,
   TEAM_HOST_SPECIFICATION_VERSION,
   type TeamHostV1,
@@ -20,10 +22,13 @@ import {
 } from './agent-command.js';
 import { dropHandoff, readWaitingMarker, takenHandoffPath } from './member-presence.js';
 import {
-  isProcessSessionAlive,
-  parseProcessSessionId,
-  processSessionId,
-} from './process-session.js';
+  inspectProcessSession,
+  memberProcessExpectation,
+  type SessionCheck,
+  signalProcessSession,
+  stopProcessSession,
+} from './member-signals.js';
+import { processSessionId } from './process-session.js';
 import { startMemberInPane } from './tmux-member-pane.js';
 
 /** Options for {@link createProcessHost}. */
@@ -63,6 +68,14 @@ export interface ProcessHost extends TeamHostV1 {
   readonly started: ReadonlyMap<string, ProcessMember>;
   /** The argv a member would be started with (after placeholders). */
   commandFor(input: SpawnMemberInput, promptFile: string): string[];
+  /**
+   * Whether a session's recorded process may be signalled now, and why not: the check
+   * every signal of this host passes first (a pid above 1, the recorded start time, the
+   * member's start environment). Callers report sessions that fail it.
+   */
+  inspectSession(sessionId: string): SessionCheck;
+  /** SIGKILLs a session's process group at once, after the same check. */
+  killMember(sessionId: string): SignalOutcome | undefined;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -78,25 +91,14 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
   const started = new Map<string, ProcessMember>();
   const stopGraceMs = options.stopGraceMs ?? 3_000;
   const handoffTimeoutMs = options.handoffTimeoutMs ?? 3_000;
+  const expectation = memberProcessExpectation(options.home);
 
-  const alive = (sessionId: string): boolean => {
-    const session = parseProcessSessionId(sessionId);
-    return session !== undefined && isProcessSessionAlive(session);
-  };
+  const alive = (sessionId: string): boolean =>
+    inspectProcessSession(sessionId, expectation).verdict === 'ours';
 
-  const signalGroup = (pid: number, signal: NodeJS.Signals): boolean => {
-    try {
-      process.kill(-pid, signal);
-      return true;
-    } catch {
-      try {
-        process.kill(pid, signal);
-        return true;
-      } catch {
-        return false;
-      }
-    }
-  };
+  // The start time as the system reports it, so later checks compare like with like.
+  const startTimeOf = (pid: number, fallback: number) =>
+    readProcessFacts(pid)?.startedAt ?? fallback;
 
   const commandFor = (input: SpawnMemberInput, promptFile: string): string[] =>
     resolveScriptedAgent(
@@ -145,7 +147,7 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
           path.join(root, 'member-panes.json'),
           `${JSON.stringify({ version: 1, socket: options.tmux.runner.socket ?? null, callerPaneId: options.tmux.callerPaneId ?? null })}\n`,
         );
-        const sessionId = processSessionId(pane.pid, startedAt);
+        const sessionId = processSessionId(pane.pid, startTimeOf(pane.pid, startedAt));
         started.set(sessionId, {
           sessionId,
           pid: pane.pid,
@@ -182,7 +184,7 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
           { details: { member: input.member.name, command: argv[0] } },
         );
       }
-      const sessionId = processSessionId(pid, startedAt);
+      const sessionId = processSessionId(pid, startTimeOf(pid, startedAt));
       const record: ProcessMember = {
         sessionId,
         pid,
@@ -228,22 +230,14 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
       return alive(sessionId);
     },
     async interrupt(sessionId): Promise<InterruptOutcome> {
-      const session = parseProcessSessionId(sessionId);
-      if (session === undefined || !isProcessSessionAlive(session)) return 'unknown';
-      return signalGroup(session.pid, 'SIGINT') ? 'interrupted' : 'unknown';
+      const outcome = signalProcessSession(sessionId, 'SIGINT', expectation);
+      return outcome?.outcome === 'signalled' ? 'interrupted' : 'unknown';
     },
     async stopMember(sessionId) {
-      const session = parseProcessSessionId(sessionId);
-      if (session === undefined || !isProcessSessionAlive(session)) return;
-      signalGroup(session.pid, 'SIGTERM');
-      const deadline = Date.now() + stopGraceMs;
-      while (Date.now() < deadline) {
-        if (!isProcessSessionAlive(session)) return;
-        await sleep(50);
-      }
-      signalGroup(session.pid, 'SIGKILL');
-      for (let tries = 0; tries < 40 && isProcessSessionAlive(session); tries += 1) await sleep(25);
+      await stopProcessSession(sessionId, expectation, stopGraceMs);
     },
+    inspectSession: (sessionId) => inspectProcessSession(sessionId, expectation),
+    killMember: (sessionId) => signalProcessSession(sessionId, 'SIGKILL', expectation),
     attachCommand(sessionId) {
       // In tmux mode the member already runs in its own pane; otherwise a pane can follow its log.
       const record = started.get(sessionId);

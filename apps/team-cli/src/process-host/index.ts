@@ -19,6 +19,13 @@ export {
   takenHandoffPath,
   waitingMarkerPath,
 } from './member-presence.js';
+export type { SessionCheck } from './member-signals.js';
+export {
+  inspectProcessSession,
+  memberProcessExpectation,
+  signalProcessSession,
+  stopProcessSession,
+} from './member-signals.js';
 export type { ProcessSession } from './process-session.js';
 export {
   isProcessSessionAlive,

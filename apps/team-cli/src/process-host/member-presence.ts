@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Message } from '@teamkit/team-core';
+import {
+  isSignallablePid,
+  type Message,
+  readProcessFacts,
+  START_TOLERANCE_MS,
+} from '@teamkit/team-core';
 
 /**
  * A member process that blocks waiting for mail says so in
@@ -77,11 +82,24 @@ export async function readWaitingMarker(
     const marker = JSON.parse(
       await readFile(waitingMarkerPath(home, runId, member), 'utf8'),
     ) as WaitingMarker;
-    process.kill(marker.pid, 0);
-    return marker;
+    return isWriterAlive(marker) ? marker : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether the process that wrote a marker still runs: a pid above 1 that exists and
+ * started before the marker was written (a later process with the same pid is not it).
+ */
+function isWriterAlive(marker: WaitingMarker): boolean {
+  if (!isSignallablePid(marker.pid) || typeof marker.since !== 'number') return false;
+  const facts = readProcessFacts(marker.pid);
+  return (
+    facts !== undefined &&
+    facts.state !== 'Z' &&
+    facts.startedAt <= marker.since + START_TOLERANCE_MS
+  );
 }
 
 /** Drops a handoff for a waiting member; returns the file so the host can take it back. */

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   createRunState,
+  issueMemberCredential,
   type SpawnMemberInput,
   TeamSpecSchema,
   transitionRun,
@@ -53,6 +54,10 @@ runHostConformance(
       hostId: 'process',
     });
     await transitionRun(home, state.runId, 'active');
+    // What the runtime does before each spawn: a secret per member, only its hash on disk.
+    const tokens = new Map<string, string>();
+    for (const member of ['alpha', 'beta'])
+      tokens.set(member, await issueMemberCredential(home, state.runId, member));
     const host = createProcessHost({
       home,
       agentCommand: `'${process.execPath}' '${fixture}' '${CLI_BIN}'`,
@@ -67,7 +72,12 @@ runHostConformance(
         teamName: 'conformance',
         member: { name: member, role: 'worker', isLead: false, prompt: `You are ${member}.` },
         cwd: home,
-        env: { TEAMKIT_HOME: home, TEAMKIT_RUN: state.runId, TEAMKIT_MEMBER: member },
+        env: {
+          TEAMKIT_HOME: home,
+          TEAMKIT_RUN: state.runId,
+          TEAMKIT_MEMBER: member,
+          TEAMKIT_TOKEN: tokens.get(member) ?? '',
+        },
       }),
       waitForIdle: (sessionId: string) =>
         waitUntil('the member to wait for mail', async () => {

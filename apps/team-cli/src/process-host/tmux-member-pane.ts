@@ -16,7 +16,7 @@ export interface MemberPaneInput {
   member: string;
   color?: string;
   cwd: string;
-  /** Variables the member needs on top of the tmux server's environment (`TEAMKIT_*`). */
+  /** Variables the member needs on top of the tmux server's environment (`TEAMKIT_*`), set with `-e`. */
   env: Record<string, string>;
   argv: string[];
   /** The caller's pane (`TMUX_PANE`): its window is split. Absent: a detached session per run. */
@@ -44,12 +44,14 @@ const PANE_LINE = /^(%[0-9]+)\t([1-9][0-9]*)$/;
 export function startMemberInPane(input: MemberPaneInput): Promise<MemberPane> {
   const { runner } = input;
   return runner.serialize(async () => {
-    const command = paneCommand([
-      'env',
-      ...Object.entries(input.env).map(([key, value]) => `${key}=${value}`),
-      ...input.argv,
+    const command = paneCommand(input.argv);
+    // Given as the pane's environment, not in its command line, so the member's secret
+    // is not shown by `ps` or kept as the pane's start command.
+    const environment = Object.entries(input.env).flatMap(([key, value]) => [
+      '-e',
+      `${key}=${value}`,
     ]);
-    const format = ['-P', '-F', '#{pane_id}\t#{pane_pid}'];
+    const spawnFlags = ['-P', '-F', '#{pane_id}\t#{pane_pid}', ...environment];
     const existing = (await listPanes(runner)).filter((pane) => pane.runId === input.runId);
     let output: string;
     let windowTarget: string | undefined;
@@ -63,7 +65,7 @@ export function startMemberInPane(input: MemberPaneInput): Promise<MemberPane> {
         '-d',
         '-t',
         last?.paneId ?? input.callerPaneId,
-        ...format,
+        ...spawnFlags,
         '-c',
         input.cwd,
         '--',
@@ -80,7 +82,7 @@ export function startMemberInPane(input: MemberPaneInput): Promise<MemberPane> {
           '-d',
           '-t',
           `=${session}:`,
-          ...format,
+          ...spawnFlags,
           '-c',
           input.cwd,
           '--',
@@ -96,7 +98,7 @@ export function startMemberInPane(input: MemberPaneInput): Promise<MemberPane> {
           '200',
           '-y',
           '50',
-          ...format,
+          ...spawnFlags,
           '-c',
           input.cwd,
           '--',

@@ -1,30 +1,82 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { lstat, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  checkRecordedProcess,
+  isSameFolder,
+  type ProcessCheck,
+  type ProcessExpectation,
+  readProcessFacts,
+  type SignalOutcome,
+  signalRecordedProcess,
+} from '@teamkit/team-core';
+
+/** The variable that marks a process as the background supervisor of one run. */
+export const SUPERVISOR_VARIABLE = 'TEAMKIT_SUPERVISOR';
+
+/** What `runtime/<run>/supervisor.json` records. */
+interface SupervisorRecord {
+  pid: number;
+  startedAt: number;
+}
+
+/** What stopping the supervisor did: nothing recorded, or the outcome of the verified signal. */
+export type SupervisorStopOutcome = { outcome: 'none' } | SignalOutcome;
 
 function recordPath(home: string, runId: string): string {
   return path.join(home, 'runtime', runId, 'supervisor.json');
 }
 
-/** The pid of the run's background supervisor when it is alive. */
-export async function backgroundSupervisorPid(
-  home: string,
-  runId: string,
-): Promise<number | undefined> {
+function supervisorExpectation(home: string, runId: string): ProcessExpectation {
+  return {
+    environment: {
+      [SUPERVISOR_VARIABLE]: runId,
+      TEAMKIT_HOME: (value) => isSameFolder(value, home),
+    },
+  };
+}
+
+/** Reads the record; anything but a small regular file holding `{ pid, startedAt }` is none. */
+async function readRecord(home: string, runId: string): Promise<SupervisorRecord | undefined> {
+  const file = recordPath(home, runId);
   try {
-    const { pid } = JSON.parse(await readFile(recordPath(home, runId), 'utf8')) as { pid: number };
-    process.kill(pid, 0);
-    return pid;
+    const info = await lstat(file);
+    // Never open a FIFO, a device or a link planted in the run folder.
+    if (!info.isFile() || info.size > 4096) return undefined;
+    const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<SupervisorRecord>;
+    if (typeof parsed.pid !== 'number' || typeof parsed.startedAt !== 'number') return undefined;
+    return { pid: parsed.pid, startedAt: parsed.startedAt };
   } catch {
     return undefined;
   }
 }
 
+/** The recorded supervisor checked against the system: verdict, and the record when there is one. */
+export async function inspectBackgroundSupervisor(
+  home: string,
+  runId: string,
+): Promise<{ record?: SupervisorRecord; check?: ProcessCheck }> {
+  const record = await readRecord(home, runId);
+  if (record === undefined) return {};
+  return { record, check: checkRecordedProcess(record, supervisorExpectation(home, runId)) };
+}
+
+/** The pid of the run's background supervisor when it is alive and verified as one. */
+export async function backgroundSupervisorPid(
+  home: string,
+  runId: string,
+): Promise<number | undefined> {
+  const { record, check } = await inspectBackgroundSupervisor(home, runId);
+  return check?.verdict === 'ours' ? record?.pid : undefined;
+}
+
 /**
  * Starts `team run supervise <run>` detached, logging to `runtime/<run>/logs/supervisor.log`,
- * unless one is already alive. Returns its pid.
+ * unless one is already alive. Returns its pid. Its start environment names the run
+ * (`TEAMKIT_SUPERVISOR`) and carries no member's identity, so a later stop can tell it
+ * from any other process that got its pid.
  */
 export async function startBackgroundSupervisor(
   home: string,
@@ -37,25 +89,37 @@ export async function startBackgroundSupervisor(
   const logFile = path.join(home, 'runtime', runId, 'logs', 'supervisor.log');
   mkdirSync(path.dirname(logFile), { recursive: true });
   const log = openSync(logFile, 'a');
+  const spawnedAt = Date.now();
   const child = spawn(process.execPath, [bin, 'run', 'supervise', runId, '--home', home], {
     detached: true,
     stdio: ['ignore', log, log],
-    env: { ...env, TEAMKIT_MEMBER: '', TEAMKIT_RUN: '' },
+    env: {
+      ...env,
+      TEAMKIT_HOME: home,
+      TEAMKIT_MEMBER: '',
+      TEAMKIT_RUN: '',
+      TEAMKIT_TOKEN: '',
+      [SUPERVISOR_VARIABLE]: runId,
+    },
   });
   closeSync(log);
   child.unref();
   const pid = child.pid ?? 0;
-  await writeFile(recordPath(home, runId), JSON.stringify({ pid, startedAt: Date.now() }));
+  const startedAt = readProcessFacts(pid)?.startedAt ?? spawnedAt;
+  await writeFile(recordPath(home, runId), JSON.stringify({ version: 1, pid, startedAt }));
   return pid;
 }
 
-/** Stops the run's background supervisor, if one is alive. */
-export async function stopBackgroundSupervisor(home: string, runId: string): Promise<void> {
-  const pid = await backgroundSupervisorPid(home, runId);
-  if (pid === undefined || pid === process.pid) return;
-  try {
-    process.kill(pid, 'SIGTERM');
-  } catch {
-    // Already gone.
-  }
+/**
+ * Stops the run's background supervisor with SIGTERM, but only a process verified as it
+ * (pid above 1, recorded start time, its start environment naming this run). A record
+ * that fails the check is returned as `refused` for the caller to report, never signalled.
+ */
+export async function stopBackgroundSupervisor(
+  home: string,
+  runId: string,
+): Promise<SupervisorStopOutcome> {
+  const record = await readRecord(home, runId);
+  if (record === undefined) return { outcome: 'none' };
+  return signalRecordedProcess(record, 'SIGTERM', supervisorExpectation(home, runId));
 }

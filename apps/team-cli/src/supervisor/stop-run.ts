@@ -1,11 +1,28 @@
 import type { StopRunReport } from '@teamkit/team-core';
-import { stopBackgroundSupervisor } from './background-supervisor.js';
+import { type SupervisorStopOutcome, stopBackgroundSupervisor } from './background-supervisor.js';
 import { openProcessRuntime } from './open-runtime.js';
+
+/** A member whose recorded process failed the ownership check, so it was never signalled. */
+export interface NotSignalledMember {
+  member: string;
+  sessionId: string;
+  reason: string;
+}
+
+/** What {@link stopRunAsUser} did: the runtime's report, the supervisor, and refused records. */
+export interface StopRunOutcome {
+  report: StopRunReport;
+  supervisor: SupervisorStopOutcome;
+  notSignalled: NotSignalledMember[];
+}
 
 /**
  * Stops a run as `team run stop` does: its background supervisor first (so it does not
  * restart members), then members, panes, tasks and worktrees by the safety rule. `force`
  * also removes worktrees with unsaved work and goes on past failing steps, listing them.
+ * Every signal goes to a process verified as the run's at that moment; recorded processes
+ * that fail the check are reported in `notSignalled`, never signalled, and not listed as
+ * stopped. The caller decides beforehand who may stop the run.
  */
 export async function stopRunAsUser(options: {
   home: string;
@@ -14,16 +31,29 @@ export async function stopRunAsUser(options: {
   force?: boolean;
   /** A project whose settings (`worktree.cleanup`) apply too. */
   project?: string;
-}): Promise<StopRunReport> {
+}): Promise<StopRunOutcome> {
   const { readRunState } = await import('@teamkit/team-core');
   const state = await readRunState(options.home, options.runId);
-  await stopBackgroundSupervisor(options.home, options.runId);
-  const { runtime } = await openProcessRuntime({
+  const supervisor = await stopBackgroundSupervisor(options.home, options.runId);
+  const { runtime, host } = await openProcessRuntime({
     home: options.home,
     env: options.env,
     state,
     ...(options.project === undefined ? {} : { project: options.project }),
   });
+  const notSignalled = state.members.flatMap((member): NotSignalledMember[] => {
+    if (member.sessionId === undefined || member.sessionId === state.leadSessionId) return [];
+    if (member.status === 'terminated') return [];
+    const check = host.inspectSession(member.sessionId);
+    return check.verdict === 'not-ours'
+      ? [{ member: member.name, sessionId: member.sessionId, reason: check.reason ?? '' }]
+      : [];
+  });
   const force = options.force === true;
-  return runtime.stopRun(options.runId, { force, tolerateFailures: force });
+  const stopped = await runtime.stopRun(options.runId, { force, tolerateFailures: force });
+  const report = {
+    ...stopped,
+    stopped: stopped.stopped.filter((name) => !notSignalled.some((e) => e.member === name)),
+  };
+  return { report, supervisor, notSignalled };
 }

@@ -4,17 +4,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The built CLI the tests run as a subprocess. */
-export const CLI_BIN = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../dist/bin.js',
-);
+/**
+ * The built CLI the tests run as a subprocess: this package's `dist/bin.js`, or the bin
+ * named by `TEAMKIT_TEST_CLI_BIN` (to run a suite against another build).
+ */
+export const CLI_BIN =
+  process.env.TEAMKIT_TEST_CLI_BIN ||
+  path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/bin.js');
 
 /** What one CLI run printed and how it ended. */
 export interface CliResult {
   code: number;
   stdout: string;
   stderr: string;
+  /** True when the command was killed for running past its timeout. */
+  timedOut?: boolean;
   json: () => Record<string, unknown> & { ok: boolean };
 }
 
@@ -28,6 +32,7 @@ export function runCli(
   delete base.TEAMKIT_HOME;
   delete base.TEAMKIT_RUN;
   delete base.TEAMKIT_MEMBER;
+  delete base.TEAMKIT_TOKEN;
   delete base.TMUX;
   delete base.TMUX_PANE;
   return new Promise((resolve) => {
@@ -42,7 +47,8 @@ export function runCli(
       },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-        resolve({ code, stdout, stderr, json: () => JSON.parse(stdout) });
+        const timedOut = error !== null && error.killed === true;
+        resolve({ code, stdout, stderr, timedOut, json: () => JSON.parse(stdout) });
       },
     );
   });

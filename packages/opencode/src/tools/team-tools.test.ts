@@ -179,18 +179,35 @@ describe('mail and tasks', () => {
     expect(status).toContain('tasks: 0/2 done (pending 2)');
   });
 
-  it('reads and acknowledges unread messages', async () => {
+  it('reads without acknowledging, and acknowledges by id', async () => {
     const { runId, writer } = await startTeam();
     client.setBusy(LEAD, true);
     await callTool(hooks, 'team_send_message', { to: 'lead', message: 'report' }, writer);
     const read = await callTool(hooks, 'team_read_messages', {}, LEAD);
     expect(read).toMatch(/^<team_message id="\S+" from="writer" kind="message"/);
     expect(read).toContain('report');
-    expect(await callTool(hooks, 'team_read_messages', {}, LEAD)).toBe('no unread messages');
-    const processed = await readdir(
-      join(fixture.home, 'runtime', runId, 'inboxes', 'lead', 'processed'),
+    const processedFolder = join(fixture.home, 'runtime', runId, 'inboxes', 'lead', 'processed');
+    expect(await readdir(processedFolder).catch(() => [])).toHaveLength(0);
+    const messageId = /id="(\S+)"/.exec(read)?.[1] ?? '';
+    expect(await callTool(hooks, 'team_acknowledge', { messageIds: [messageId] }, LEAD)).toBe(
+      'acknowledged 1 message(s)',
     );
-    expect(processed).toHaveLength(1);
+    expect(await callTool(hooks, 'team_read_messages', {}, LEAD)).toBe('no unread messages');
+    expect(await readdir(processedFolder)).toEqual([`${messageId}.json`]);
+  });
+
+  it('refuses bad arguments before anything is written', async () => {
+    const { runId, writer } = await startTeam();
+    expect(await callTool(hooks, 'team_send_message', { to: 'lead', message: 42 }, writer)).toMatch(
+      /^error INVALID_INPUT: team_send_message got bad arguments: message: /,
+    );
+    expect(await callTool(hooks, 'team_task_claim', { id: '../1' }, writer)).toMatch(
+      /^error INVALID_INPUT: team_task_claim got bad arguments: id: a task id is a positive number/,
+    );
+    const inbox = join(fixture.home, 'runtime', runId, 'inboxes', 'lead');
+    expect((await readdir(inbox).catch(() => [])).filter((name) => name.endsWith('.json'))).toEqual(
+      [],
+    );
   });
 
   it('delivers a lead’s mail from its newest run once the old run is deleted', async () => {

@@ -72,6 +72,10 @@ export const TEAMKIT_ERROR_CODES = {
   UNKNOWN_MESSAGE: { kind: 'not_found', description: 'No message with that id is in the inbox.' },
 
   UNKNOWN_TASK: { kind: 'not_found', description: 'No task with that id exists in the run.' },
+  UNKNOWN_ARTIFACT: {
+    kind: 'not_found',
+    description: 'The run has no artifact (or no version of it) by that name.',
+  },
   INVALID_TRANSITION: {
     kind: 'refused',
     description: 'A status change is not allowed by the status machine.',

@@ -18,6 +18,17 @@ export function messageFiles(inbox: string, messageId: string) {
   };
 }
 
+/** The one name of a message in `state` (see {@link messageFiles}). */
+export function messageFile(
+  inbox: string,
+  messageId: string,
+  state: 'unread' | 'reserved' | 'processed',
+): string {
+  if (state === 'unread') return path.join(inbox, `${messageId}.json`);
+  if (state === 'reserved') return path.join(inbox, `.delivering-${messageId}.json`);
+  return path.join(inbox, 'processed', `${messageId}.json`);
+}
+
 /** The message id of an unread file name, or `undefined` for anything else. */
 export function unreadIdOf(name: string): string | undefined {
   return MESSAGE_FILE.exec(name)?.[1];

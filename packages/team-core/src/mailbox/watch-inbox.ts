@@ -1,7 +1,6 @@
-import { watch } from 'node:fs';
 import type { Message } from '../schema/index.js';
-import type { UnreadListing } from './create-mailbox.js';
-import { compareByArrival, unreadIdOf } from './inbox-layout.js';
+import { compareByArrival } from './inbox-layout.js';
+import type { UnreadListing } from './read-inbox.js';
 
 /** Tuning for {@link Mailbox.watchInbox}. */
 export interface InboxWatchOptions {
@@ -20,13 +19,22 @@ export interface InboxReader {
 }
 
 /**
- * Watches `inbox` with `fs.watch` and reports each unread message once while it stays
- * unread (again if it is released back later). A file event names the message that
- * arrived, so only that file is read; the whole inbox is listed at start and on a timer,
- * which catches whatever the watcher missed. Calls to `onMessages` never overlap.
+ * Subscribes to hints that messages may have become unread (ids, or `'all'`), with an
+ * error handler; resolves to an unsubscribe function.
+ */
+export type InboxChangeSubscription = (
+  onChange: (messageIds: string[] | 'all') => void,
+  onError: (error: unknown) => void,
+) => Promise<() => Promise<void>>;
+
+/**
+ * Reports each unread message once while it stays unread (again if it is released back
+ * later). A change hint names the message that arrived, so only that message is read;
+ * the whole inbox is listed at start and on a timer, which catches whatever the hints
+ * missed. Calls to `onMessages` never overlap.
  */
 export async function watchInboxWith(
-  inbox: string,
+  subscribe: InboxChangeSubscription,
   reader: InboxReader,
   onMessages: (messages: Message[]) => void | Promise<void>,
   options: InboxWatchOptions = {},
@@ -95,19 +103,18 @@ export async function watchInboxWith(
     schedule();
   };
 
-  // One folder, no recursion: Node's own watcher (inotify on Linux) is enough, and the
-  // timed listing below catches whatever it misses.
-  const watcher = watch(inbox, { persistent: true }, (_event, name) => {
-    if (name === null || name.startsWith('.') || name === 'processed') return;
-    const id = unreadIdOf(name);
-    if (id === undefined) return;
-    // A name this watcher already reported is that message leaving (reserved or
+  const unsubscribe = await subscribe((messageIds) => {
+    if (messageIds === 'all') {
+      listAll();
+      return;
+    }
+    // An id this watcher already reported is that message leaving (reserved or
     // acknowledged); the next timed listing notices it anyway.
-    if (reported.has(id)) return;
-    arrived.add(id);
+    const fresh = messageIds.filter((id) => !reported.has(id));
+    if (fresh.length === 0) return;
+    for (const id of fresh) arrived.add(id);
     schedule();
-  });
-  watcher.on('error', report);
+  }, report);
   const timer = setInterval(listAll, options.reconcileIntervalMs ?? 1_000);
   listAll();
 
@@ -115,7 +122,7 @@ export async function watchInboxWith(
     if (closed) return;
     closed = true;
     clearInterval(timer);
-    watcher.close();
+    await unsubscribe();
     await running;
   };
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { z } from 'zod';
-import { isTeamkitError } from '../errors/index.js';
+import { isTeamkitError, TeamkitError } from '../errors/index.js';
 import { describeIssues } from '../schema/describe-issues.js';
 import { TeamRegistrationEntrySchema } from '../schema/index.js';
 import { DOCUMENT_VERSION } from '../storage/index.js';
@@ -133,7 +133,13 @@ export function interpretConfigSource(
 /** The packaged global config template's text. */
 export async function readConfigTemplate(): Promise<string> {
   const text = await readTextFile(path.join(templatesFolder(), CONFIG_FILE_NAME), 'IO_ERROR');
-  if (text === undefined) throw new Error('the packaged config template is missing');
+  if (text === undefined) {
+    throw new TeamkitError(
+      'IO_ERROR',
+      `The packaged config template ${CONFIG_FILE_NAME} is missing from ${templatesFolder()}: the installation is incomplete. Reinstall @teamkit/team-core.`,
+      { details: { path: path.join(templatesFolder(), CONFIG_FILE_NAME) } },
+    );
+  }
   return text;
 }
 

@@ -1,3 +1,4 @@
+import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { doctor, renderDoctorReport } from './doctor.js';
@@ -104,4 +105,34 @@ describe('doctor', () => {
     expect(text).toContain('Project:      (none)');
     expect(text).toContain('Default lead: lead of coding-team (global)');
   });
+
+  it.skipIf(process.platform === 'win32')(
+    'warns about a home, or its runtime folder, that other users can read or write',
+    async () => {
+      const home = path.join(root, 'shared-home');
+      await mkdir(path.join(home, 'runtime'), { recursive: true });
+      await chmod(home, 0o700);
+      await chmod(path.join(home, 'runtime'), 0o700);
+      const before = await snapshotTree(root);
+      expect((await doctor({ home, env: {} })).homeAccess).toEqual([]);
+      expect(renderDoctorReport(await doctor({ home, env: {} }))).toContain(
+        'Home permissions\n  private to you',
+      );
+
+      await chmod(home, 0o755);
+      await chmod(path.join(home, 'runtime'), 0o777);
+      const report = await doctor({ home, env: {} });
+      expect(
+        report.homeAccess.map((finding) => [finding.path, finding.mode, finding.issue]),
+      ).toEqual([
+        [home, '0755', 'readable-by-others'],
+        [path.join(home, 'runtime'), '0777', 'writable-by-others'],
+      ]);
+      expect(report.homeAccess[0]?.message).toContain(`chmod 700 ${home}`);
+      expect(renderDoctorReport(report)).toMatch(/Home permissions\n {2}\[readable-by-others\]/);
+      await chmod(home, 0o700);
+      await chmod(path.join(home, 'runtime'), 0o700);
+      expect(await snapshotTree(root)).toEqual(before);
+    },
+  );
 });

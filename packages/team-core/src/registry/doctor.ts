@@ -1,4 +1,5 @@
 import type { ConfigSourceStatus } from './config-source-file.js';
+import { type HomeAccessFinding, inspectHomeAccess } from './home-access.js';
 import type { RegistryWarning } from './registry-warning.js';
 import type {
   IgnoredRedLineSetting,
@@ -40,10 +41,15 @@ export interface DoctorReport {
   invalidSettings: InvalidSettingValue[];
   /** Warnings about sources and loaded teams that no other section lists. */
   warnings: RegistryWarning[];
+  /** Where the home or its `runtime/` folder lets other local users in; empty when private. */
+  homeAccess: HomeAccessFinding[];
 }
 
-/** Builds a doctor report from an already loaded library. */
-export function createDoctorReport(library: TeamLibrary): DoctorReport {
+/** Builds a doctor report from an already loaded library (and the home's access findings). */
+export function createDoctorReport(
+  library: TeamLibrary,
+  homeAccess: HomeAccessFinding[] = [],
+): DoctorReport {
   return {
     home: library.home,
     ...(library.project === undefined ? {} : { project: library.project }),
@@ -68,15 +74,18 @@ export function createDoctorReport(library: TeamLibrary): DoctorReport {
     warnings: library.warnings.filter(
       (warning) => warning.topic === 'source' || warning.topic === 'team',
     ),
+    homeAccess,
   };
 }
 
 /**
- * Loads the team library for `home`/`project` and reports on it. Reads only; a broken
- * file shows up in the report, never as a thrown error.
+ * Loads the team library for `home`/`project` and reports on it, with a check that the
+ * home is private to the user. Reads only; a broken file shows up in the report, never
+ * as a thrown error.
  */
 export async function doctor(options: LoadTeamLibraryOptions = {}): Promise<DoctorReport> {
-  return createDoctorReport(await loadTeamLibrary(options));
+  const library = await loadTeamLibrary(options);
+  return createDoctorReport(library, await inspectHomeAccess(library.home));
 }
 
 const STATUS_TEXT: Record<ConfigSourceStatus, string> = {
@@ -142,6 +151,11 @@ export function renderDoctorReport(report: DoctorReport): string {
     ...section(
       'Warnings',
       report.warnings.map((warning) => `[${warning.code}] ${warning.message}`),
+    ),
+    ...section(
+      'Home permissions',
+      (report.homeAccess ?? []).map((finding) => `[${finding.issue}] ${finding.message}`),
+      'private to you',
     ),
   ];
   return `${lines.join('\n').trimEnd()}\n`;

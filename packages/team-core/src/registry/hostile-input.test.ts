@@ -436,3 +436,49 @@ describe('hostile input: any @teams/ name', () => {
     expect(after).toEqual(before.filter((line) => !line.includes('config.json')));
   });
 });
+
+describe('hostile input: nesting deep enough to overflow a recursive parser', () => {
+  const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+  it('skips a project config nested 50,000 levels deep instead of crashing', async () => {
+    await writeTree(home, { 'config.json': configJson([{ id: 'duo' }]) });
+    await writeTree(project, { '.teamkit/config.json': `{"teams": ${deep(50_000)}}` });
+    const before = await snapshotTree(root);
+    const library = await loadTeamLibrary({ home, project, env: {} });
+    expect(library.sources[0]?.status).toBe('invalid');
+    expect(library.teams.map((t) => t.id)).toEqual(['duo']);
+    expect(library.warnings[0]?.message).toMatch(/more than 64 levels deep \(at line 1, column/);
+    expect(await snapshotTree(root)).toEqual(before);
+  });
+
+  it('counts only brackets outside strings and comments', async () => {
+    const noise = `"${'['.repeat(100)}" // ${'{'.repeat(100)}\n/* ${'['.repeat(100)} */`;
+    await writeTree(project, {
+      '.teamkit/config.json': `{"settings": {"x": ${noise.split('\n')[0]}\n${noise.split('\n')[1]}}, "teams": [{"id": "solo"}]}`,
+    });
+    const library = await loadTeamLibrary({ home, project, env: {} });
+    expect(library.teams.map((t) => t.id)).toContain('solo');
+  });
+
+  it('skips a flat team config.json nested too deeply', async () => {
+    await expectTeamSkipped(
+      { '/config.json': `{"name": "hostile", "members": ${deep(50_000)}}` },
+      'INVALID_TEAM',
+      /more than 64 levels deep/,
+    );
+  });
+
+  for (const [name, text] of [
+    ['flow sequences', `${manifest}\nextra: ${deep(50_000)}\n`],
+    ['block sequences', `${manifest}\nextra:\n  ${'- '.repeat(50_000)}x\n`],
+    ['flow mappings', `${manifest}\nextra: ${'{a: '.repeat(20_000)}1${'}'.repeat(20_000)}\n`],
+  ] as const) {
+    it(`skips a team.yaml with ${name} nested too deeply`, async () => {
+      await expectTeamSkipped(
+        { ...valid, '/team.yaml': text },
+        'INVALID_TEAM',
+        /nested too deeply/,
+      );
+    });
+  }
+});

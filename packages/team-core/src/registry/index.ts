@@ -10,6 +10,8 @@ export type { DoctorReport } from './doctor.js';
 export { createDoctorReport, doctor, renderDoctorReport } from './doctor.js';
 export type { EnsureGlobalConfigOptions } from './ensure-global-config.js';
 export { ensureGlobalConfig } from './ensure-global-config.js';
+export type { HomeAccessFinding } from './home-access.js';
+export { inspectHomeAccess } from './home-access.js';
 export type { MemberIdTransaction } from './member-id-registry.js';
 export { MemberIdRegistry } from './member-id-registry.js';
 export type { RegistryWarning, RegistryWarningTopic } from './registry-warning.js';

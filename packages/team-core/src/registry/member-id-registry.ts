@@ -26,7 +26,13 @@ export class MemberIdRegistry {
     let open = true;
     return {
       register: (member) => {
-        if (!open) throw new Error('member-id transaction is already closed');
+        if (!open) {
+          throw new TeamkitError(
+            'INVALID_INPUT',
+            `The member-id transaction of team ${teamId} was already committed or rolled back; begin a new one to register ${member}.`,
+            { details: { teamId, member } },
+          );
+        }
         const id = `${teamId}/${member}`;
         const holder = this.#owners.get(id);
         if (holder !== undefined) {

@@ -32,12 +32,51 @@ function toValue(node: Node, text: string, where: string): unknown {
   }
 }
 
+/** How deeply objects and arrays may nest in a JSON/JSONC config; real configs use a handful. */
+export const MAX_JSONC_DEPTH = 64;
+
+/**
+ * Refuses text whose objects and arrays nest deeper than `maxDepth`, counted in one
+ * pass that skips strings and comments. The parser recurses once per level, so without
+ * this a file of 50,000 `[` (well under the size cap) overflows the stack.
+ */
+export function assertJsoncDepth(text: string, where: string, maxDepth = MAX_JSONC_DEPTH): void {
+  let depth = 0;
+  let index = 0;
+  while (index < text.length) {
+    const char = text[index];
+    if (char === '"') {
+      index += 1;
+      while (index < text.length && text[index] !== '"') index += text[index] === '\\' ? 2 : 1;
+    } else if (char === '/' && text[index + 1] === '/') {
+      while (index < text.length && text[index] !== '\n') index += 1;
+    } else if (char === '/' && text[index + 1] === '*') {
+      const end = text.indexOf('*/', index + 2);
+      index = end === -1 ? text.length : end + 1;
+    } else if (char === '{' || char === '[') {
+      depth += 1;
+      if (depth > maxDepth) {
+        throw new TeamkitError(
+          'INVALID_CONFIG',
+          `${where} nests objects and arrays more than ${maxDepth} levels deep (at ${lineAndColumn(text, index)}); Teamkit config files need only a few.`,
+          { details: { path: where, maxDepth } },
+        );
+      }
+    } else if (char === '}' || char === ']') {
+      depth = Math.max(0, depth - 1);
+    }
+    index += 1;
+  }
+}
+
 /**
  * Parses JSON with comments (JSONC). Comments are masked, so a commented-out key is
  * not live; trailing commas are accepted, as editors that write JSONC do. Syntax
- * errors, duplicate keys and `__proto__` keys raise `INVALID_CONFIG` with a position.
+ * errors, nesting deeper than {@link MAX_JSONC_DEPTH}, duplicate keys and `__proto__`
+ * keys raise `INVALID_CONFIG` with a position.
  */
 export function parseJsonc(text: string, where: string): unknown {
+  assertJsoncDepth(text, where);
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, {
     allowTrailingComma: true,

@@ -29,7 +29,12 @@ export function parseYamlSafely(text: string, where: string): unknown {
   });
   const problem = document.errors[0] ?? document.warnings[0];
   if (problem !== undefined) {
-    throw new TeamkitError('INVALID_TEAM', `${where} is not valid YAML: ${problem.message}`, {
+    // The YAML composer recurses once per level and reports running out of stack as an
+    // error of the document; say what it means.
+    const reason = /Maximum call stack/i.test(problem.message)
+      ? 'it is nested too deeply'
+      : problem.message;
+    throw new TeamkitError('INVALID_TEAM', `${where} is not valid YAML: ${reason}`, {
       details: { path: where },
     });
   }

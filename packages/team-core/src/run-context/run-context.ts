@@ -1,26 +1,22 @@
+import { z } from 'zod';
 import { TeamkitError } from '../errors/index.js';
+import type { RuntimeState } from '../schema/index.js';
+import { parseInput } from '../state/parse-input.js';
 import {
-  type MemberStatus,
-  type RunMember,
-  type RuntimeState,
-  RuntimeStateSchema,
-} from '../schema/index.js';
+  appendStateEvent,
+  parseRunState,
+  readStateText,
+  runNotFound,
+  runPathsOf,
+} from '../state/state-storage.js';
 import { WRITABLE_RUN_STATUSES } from '../state/status-machines.js';
+import type { RunEventInput } from '../storage/event-log.js';
 import {
   createPathStore,
   type LockOptions,
   type PathStore,
-  parseDocument,
   type RunPaths,
-  runPaths,
 } from '../storage/index.js';
-
-/** Member statuses that take no part in broadcasts and own no open work. */
-export const INACTIVE_MEMBER_STATUSES: readonly MemberStatus[] = [
-  'terminated',
-  'shutdown_approved',
-  'errored',
-];
 
 /** Where a run lives and the seams (store, clock, ids, lock tuning) its operations use. */
 export interface RunContextOptions {
@@ -36,6 +32,9 @@ export interface RunContextOptions {
   lock?: LockOptions;
 }
 
+// The data fields of the options; the seams (store, clock) are taken as given.
+const RunContextOptionFieldsSchema = z.object({ home: z.string(), runId: z.string() });
+
 /** A run's resolved paths and seams, plus a cached reader of its `state.json`. */
 export interface RunContext {
   readonly paths: RunPaths;
@@ -44,31 +43,54 @@ export interface RunContext {
   readonly lock: LockOptions;
   /** Reads the run state (parsed once per distinct file content); `RUN_NOT_FOUND` if absent. */
   readState(): Promise<RuntimeState>;
+  /** Reads the run state and refuses (`RUN_NOT_ACTIVE`) when the run accepts no writes. */
+  writableState(): Promise<RuntimeState>;
+  /** Appends one event of this run to its `events.jsonl`, stamped with the run's clock. */
+  logEvent(
+    actor: string,
+    type: string,
+    ids: readonly string[],
+    data?: Record<string, unknown>,
+  ): Promise<void>;
 }
 
 /** Builds a {@link RunContext}; the run id is checked before it becomes a path. */
 export function createRunContext(options: RunContextOptions): RunContext {
-  const paths = runPaths(options.home, options.runId);
+  parseInput(RunContextOptionFieldsSchema, options, 'the run options');
+  const paths = runPathsOf(options.home, options.runId);
   const store = options.store ?? createPathStore();
+  const now = options.now ?? Date.now;
   let cached: { text: string; state: RuntimeState } | undefined;
-  return {
+  const context: RunContext = {
     paths,
     store,
-    now: options.now ?? Date.now,
+    now,
     lock: options.lock ?? {},
     async readState() {
-      const text = await store.readText(paths.state);
-      if (text === undefined) {
-        throw new TeamkitError('RUN_NOT_FOUND', `No team run ${options.runId} exists.`, {
-          details: { runId: options.runId },
-        });
-      }
+      const text = await readStateText(store, paths);
+      if (text === undefined) throw runNotFound(paths);
       if (cached?.text === text) return cached.state;
-      const state = parseDocument(text, RuntimeStateSchema, paths.state);
+      const state = parseRunState(text, paths);
       cached = { text, state };
       return state;
     },
+    async writableState() {
+      const state = await context.readState();
+      assertRunWritable(state);
+      return state;
+    },
+    async logEvent(actor, type, ids, data) {
+      const event: Omit<RunEventInput, 'runId'> = {
+        actor,
+        type,
+        ids: [...ids],
+        at: now(),
+        ...(data === undefined ? {} : { data }),
+      };
+      await appendStateEvent(store, paths, event);
+    },
   };
+  return context;
 }
 
 /** Refuses (`RUN_NOT_ACTIVE`) when the run no longer accepts writes. */
@@ -80,23 +102,4 @@ export function assertRunWritable(state: RuntimeState): void {
       { details: { runId: state.runId, status: state.status } },
     );
   }
-}
-
-/** Returns the named member of the run, or refuses with `UNKNOWN_MEMBER` listing the roster. */
-export function requireMember(state: RuntimeState, name: string): RunMember {
-  const member = state.members.find((candidate) => candidate.name === name);
-  if (member === undefined) {
-    const names = state.members.map((candidate) => candidate.name);
-    throw new TeamkitError(
-      'UNKNOWN_MEMBER',
-      `Run ${state.runId} has no member ${JSON.stringify(name)}; members are: ${names.join(', ')}.`,
-      { details: { member: name, members: names } },
-    );
-  }
-  return member;
-}
-
-/** True when the member takes part in broadcasts and may own open work. */
-export function isActiveMember(member: RunMember): boolean {
-  return !INACTIVE_MEMBER_STATUSES.includes(member.status);
 }

@@ -45,6 +45,7 @@ describe('createTeamRuntime', () => {
       TEAMKIT_HOME: home,
       TEAMKIT_RUN: result.runId,
       TEAMKIT_MEMBER: 'worker-1',
+      TEAMKIT_TOKEN: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     expect(first?.leadSessionId).toBe('lead-session');
     expect(result.state.members.find((member) => member.isLead)).toMatchObject({

@@ -1,13 +1,31 @@
+import {
+  type ArtifactListing,
+  type ArtifactSummary,
+  createRunArtifacts,
+  type PublishArtifactInput,
+  type RunArtifacts,
+} from '../artifacts/index.js';
 import { TeamkitError } from '../errors/index.js';
 import { createMailbox, type Mailbox, type SendMessageResult } from '../mailbox/index.js';
 import type {
+  Artifact,
   Message,
   MessageKind,
   MessageReference,
+  PermissionRequest,
   RuntimeState,
   Task,
 } from '../schema/index.js';
-import { answerShutdown, findLead, readRunState, requestShutdown } from '../state/index.js';
+import {
+  answerShutdown,
+  decidePermission,
+  findLead,
+  type PermissionDecision,
+  type PermissionRequestInput,
+  readRunState,
+  requestPermission,
+  requestShutdown,
+} from '../state/index.js';
 import type { LockOptions, PathStore } from '../storage/index.js';
 import {
   type CreateTaskInput,
@@ -85,6 +103,19 @@ export interface MemberClient {
   rejectShutdown(reason: string): Promise<void>;
   /** The run's state as it is now. */
   state(): Promise<RuntimeState>;
+  /** Records this member's request to act outside its worktree; the lead decides it. */
+  requestPermission(input: Omit<PermissionRequestInput, 'member'>): Promise<PermissionRequest>;
+  /** Lead only: approves or denies a pending permission request (`PERMISSION_DENIED` otherwise). */
+  decidePermission(
+    requestId: string,
+    decision: Omit<PermissionDecision, 'decidedBy'>,
+  ): Promise<PermissionRequest>;
+  /** Publishes the next version of a named Markdown deliverable of the run, as this member. */
+  publishArtifact(input: PublishArtifactInput): Promise<ArtifactSummary>;
+  /** A version of an artifact (the newest by default). */
+  readArtifact(name: string, revision?: number): Promise<Artifact>;
+  /** The run's artifacts with their newest versions. */
+  listArtifacts(): Promise<ArtifactListing[]>;
 }
 
 function openShutdownRequest(state: RuntimeState, member: string) {
@@ -112,6 +143,12 @@ export function createMemberClient(options: MemberClientOptions): MemberClient {
     actor: member,
   };
   const readState = () => readRunState(home, runId, stateOptions);
+  let artifacts: RunArtifacts | undefined;
+  // The artifacts' keyed store is opened on first use only.
+  const runArtifacts = () => {
+    artifacts ??= createRunArtifacts({ home, runId, ...(options.now ? { now: options.now } : {}) });
+    return artifacts;
+  };
 
   const requireLead = async (operation: string) => {
     const state = await readState();
@@ -156,7 +193,10 @@ export function createMemberClient(options: MemberClientOptions): MemberClient {
     mailbox,
     tasks,
     async send(input) {
-      if (LIFECYCLE_KINDS.includes(input.kind as MessageKind)) {
+      // `input` may come from an agent's tool call; the mailbox checks its shape.
+      if (
+        LIFECYCLE_KINDS.includes((input as Partial<MemberMessageInput> | null)?.kind as MessageKind)
+      ) {
         throw new TeamkitError(
           'INVALID_INPUT',
           `Messages of kind ${input.kind} are sent by the shutdown operations, not directly.`,
@@ -188,6 +228,11 @@ export function createMemberClient(options: MemberClientOptions): MemberClient {
     deleteTask: (id, reason) => tasks.deleteTask(member, id, reason),
     reassignTask: (id, owner) => tasks.reassignTask(member, id, owner),
     async requestShutdown(target, reason) {
+      if (typeof target !== 'string') {
+        throw new TeamkitError('INVALID_INPUT', 'The member to shut down is named by a string.', {
+          details: { target: typeof target },
+        });
+      }
       await requireLead(`ask ${target} to shut down`);
       await requestShutdown(
         home,
@@ -206,5 +251,17 @@ export function createMemberClient(options: MemberClientOptions): MemberClient {
     approveShutdown: () => answer(true),
     rejectShutdown: (reason) => answer(false, reason),
     state: readState,
+    requestPermission: (input) =>
+      requestPermission(
+        home,
+        runId,
+        { ...input, member },
+        { ...stateOptions, newId: options.newId },
+      ),
+    publishArtifact: (input) => runArtifacts().publish(member, input),
+    readArtifact: (name, revision) => runArtifacts().read(name, revision),
+    listArtifacts: () => runArtifacts().list(),
+    decidePermission: (requestId, decision) =>
+      decidePermission(home, runId, requestId, { ...decision, decidedBy: member }, stateOptions),
   };
 }

@@ -51,7 +51,8 @@ export interface RunStatusReport {
   recentEvents: RunEvent[];
   /** Unreadable files that were reported and left in place. */
   problems: DocumentProblem[];
-  counters: RuntimeState['counters'];
+  /** Messages stored in the run (each copy counts) and turns taken. */
+  counters: { messagesSent: number; turns: number };
 }
 
 /** Where to read a run's status from. */
@@ -148,6 +149,6 @@ export async function collectRunStatus(options: RunStatusOptions): Promise<RunSt
     progress: { done, total: counted.length },
     recentEvents: events.slice(-(options.recentEvents ?? 20)),
     problems,
-    counters: state.counters,
+    counters: { messagesSent: await mailbox.countMessagesSent(), turns: state.counters.turns },
   };
 }

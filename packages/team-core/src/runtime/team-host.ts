@@ -19,7 +19,11 @@ export interface SpawnMemberInput {
   };
   /** Where the member works: its worktree, else the repository, else the home folder. */
   cwd: string;
-  /** `TEAMKIT_HOME`, `TEAMKIT_RUN` and `TEAMKIT_MEMBER`, for members that run `team` commands. */
+  /**
+   * `TEAMKIT_HOME`, `TEAMKIT_RUN`, `TEAMKIT_MEMBER` and `TEAMKIT_TOKEN` (the member's
+   * secret, fresh for this spawn; only its hash is on disk), for members that run `team`
+   * commands. A host puts them in the member's process environment and nowhere else.
+   */
   env: Record<string, string>;
   /** The lead's session, for hosts whose members are child sessions of the lead. */
   leadSessionId?: string;

@@ -1,3 +1,5 @@
+export type { Artifact } from './artifact.js';
+export { ARTIFACT_NAME_PATTERN, ArtifactNameSchema, ArtifactSchema } from './artifact.js';
 export type { ConfigSource, TeamRegistrationEntry } from './config-source.js';
 export {
   BuiltinTeamRegistrationSchema,

@@ -33,6 +33,14 @@ export const RunMemberSchema = z.strictObject({
   role: z.string().min(1).max(64),
   isLead: z.boolean(),
   sessionId: z.string().min(1).max(512).optional(),
+  /**
+   * `sha256:<hex>` of the secret handed to the member's current process (`TEAMKIT_TOKEN`);
+   * the secret itself is never written down. Replaced at every spawn.
+   */
+  credentialHash: z
+    .string()
+    .regex(/^sha256:[0-9a-f]{64}$/, 'credential hash must be sha256:<64 hex digits>')
+    .optional(),
   status: z.enum(MEMBER_STATUSES),
   model: z.string().max(200).optional(),
   color: z.string().max(32).optional(),
@@ -112,12 +120,11 @@ export const RuntimeStateSchema = z.strictObject({
   pathAllowlists: z.record(MemberNameSchema, z.array(z.string())).default({}),
   /** The team policy snapshot taken when the run started; bounds live in `policy.bounds`. */
   policy: TeamPolicySchema,
-  counters: z
-    .strictObject({
-      messagesSent: z.number().int().nonnegative().default(0),
-      turns: z.number().int().nonnegative().default(0),
-    })
-    .default({ messagesSent: 0, turns: 0 }),
+  /**
+   * Run-wide counters. Messages are counted by the mailbox, where the message bound is
+   * enforced; the `messagesSent` field that older files hold here is dropped on read.
+   */
+  counters: z.object({ turns: z.number().int().nonnegative().default(0) }).default({ turns: 0 }),
 });
 /** The durable state of a team run. */
 export type RuntimeState = z.infer<typeof RuntimeStateSchema>;

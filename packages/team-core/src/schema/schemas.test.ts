@@ -108,9 +108,17 @@ describe('RuntimeStateSchema', () => {
       typeof RuntimeStateSchema
     >;
     expect(parsed.members[0]).toMatchObject({ pendingDeliveryIds: [], turns: 0 });
-    expect(parsed.counters).toEqual({ messagesSent: 0, turns: 0 });
+    expect(parsed.counters).toEqual({ turns: 0 });
     expect(parsed.policy.bounds.maxMembers).toBe(8);
     expect(parsed.shutdownRequests).toEqual([]);
+  });
+
+  it('reads a file of an earlier release that still counts messages in its state', () => {
+    const parsed = RuntimeStateSchema.parse({
+      ...runtimeState,
+      counters: { messagesSent: 12, turns: 3 },
+    });
+    expect(parsed.counters).toEqual({ turns: 3 });
   });
 
   it.each([

@@ -74,11 +74,11 @@ describe('SIGKILL during a transition', () => {
       const text = await readFile(runPaths(home, runId).state, 'utf8');
       const state = RuntimeStateSchema.parse(JSON.parse(text));
       expect(['running', 'idle']).toContain(state.members[1]?.status);
-      // Each step counts a message after its transition; the kill may land after the
+      // Each step counts a turn after its transition; the kill may land after the
       // report of a step, or inside the next step's transition or count.
-      expect(state.counters.messagesSent).toBeGreaterThanOrEqual(completed);
-      expect(state.counters.messagesSent).toBeLessThanOrEqual(completed + 2);
-      completed = state.counters.messagesSent;
+      expect(state.counters.turns).toBeGreaterThanOrEqual(completed);
+      expect(state.counters.turns).toBeLessThanOrEqual(completed + 2);
+      completed = state.counters.turns;
       const next = state.members[1]?.status === 'running' ? 'idle' : 'running';
       const after = await transitionMember(home, runId, 'writer', next, {
         lock: { staleMs: 2_000, timeoutMs: 30_000 },

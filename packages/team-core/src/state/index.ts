@@ -1,3 +1,4 @@
+export { assertLegalStateChange } from './legal-state-change.js';
 export type {
   PermissionDecision,
   PermissionOptions,
@@ -16,28 +17,23 @@ export { resumeAll, resumeRun } from './resume-run.js';
 export type { AddMemberInput, SpawnCheck, StartMemberInput } from './run-bounds.js';
 export {
   addMember,
-  assertCanSend,
   assertCanSpawn,
   assertCanTakeTurn,
   assertWithinWallClock,
-  recordMessageSent,
   recordTurn,
   startMember,
 } from './run-bounds.js';
 export { findLead, requireLead } from './run-lead.js';
+export { countParallelMembers, findMember } from './run-members.js';
 export type {
   CreateRunStateInput,
   MemberTransitionOptions,
   RunListing,
   RunStateMutation,
-  StateOptions,
   TransitionOptions,
 } from './run-state-store.js';
 export {
-  assertLegalStateChange,
-  countParallelMembers,
   createRunState,
-  findMember,
   listRuns,
   readRunState,
   transitionMember,
@@ -45,6 +41,7 @@ export {
   updateRunState,
 } from './run-state-store.js';
 export { answerShutdown, requestShutdown } from './shutdown-requests.js';
+export type { StateOptions } from './state-options.js';
 export {
   assertMemberTransition,
   assertRunTransition,

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { z } from 'zod';
 import { TeamkitError } from '../errors/index.js';
 import type { PermissionRequest, RuntimeState } from '../schema/runtime-state.js';
-import {
-  findMember,
-  resolveStateOptions,
-  type StateOptions,
-  updateRunState,
-} from './run-state-store.js';
+import { parseInput } from './parse-input.js';
+import { findMember } from './run-members.js';
+import { updateRunState } from './run-state-store.js';
+import { PermissionDecisionSchema, PermissionRequestInputSchema } from './state-inputs.js';
+import { resolveStateOptions, type StateOptions } from './state-options.js';
 
 /** What a member asks permission for. */
 export interface PermissionRequestInput {
@@ -62,6 +62,7 @@ export async function requestPermission(
   options: PermissionOptions = {},
 ): Promise<PermissionRequest> {
   const { now } = resolveStateOptions(options);
+  parseInput(PermissionRequestInputSchema, input, 'the permission request');
   const request: PermissionRequest = {
     id: (options.newId ?? randomUUID)(),
     member: input.member,
@@ -97,6 +98,8 @@ export async function decidePermission(
   options: StateOptions = {},
 ): Promise<PermissionRequest> {
   const { now } = resolveStateOptions(options);
+  parseInput(z.string(), requestId, 'the request id');
+  parseInput(PermissionDecisionSchema, decision, 'the decision');
   let decided: PermissionRequest | undefined;
   await updateRunState(
     home,
@@ -154,6 +157,7 @@ function isInside(base: string, candidate: string): boolean {
  * worktree or inside a path on its allowlist. The check is lexical on resolved paths.
  */
 export function isPathAllowed(state: RuntimeState, member: string, target: string): boolean {
+  parseInput(z.string(), target, 'the path');
   if (!path.isAbsolute(target)) return false;
   const resolved = path.resolve(target);
   const found = findMember(state, member);

@@ -1,14 +1,13 @@
 import { isTeamkitError } from '../errors/index.js';
 import type { RunMember, RuntimeState } from '../schema/runtime-state.js';
+import { listRuns, readRunState, transitionRun, updateRunState } from './run-state-store.js';
+import { resolveStateOptions, type StateOptions } from './state-options.js';
 import {
-  listRuns,
-  readRunState,
-  resolveStateOptions,
-  type StateOptions,
-  transitionRun,
-  updateRunState,
-} from './run-state-store.js';
-import { canTransitionMember, canTransitionRun } from './status-machines.js';
+  canTransitionMember,
+  canTransitionRun,
+  WORKING_RUN_STATUSES,
+  WRITABLE_RUN_STATUSES,
+} from './status-machines.js';
 
 /**
  * The one thing resume needs from a host: whether a member's session still lives.
@@ -77,6 +76,11 @@ export interface ResumeAllReport {
 }
 
 const DEFAULT_CREATING_TIMEOUT_MS = 10 * 60_000;
+// A deletion cut short is finished on resume too.
+const RESUMED_RUN_STATUSES: readonly RuntimeState['status'][] = [
+  ...WRITABLE_RUN_STATUSES,
+  'deleting',
+];
 const FINISHED_MEMBER = new Set<RunMember['status']>(['terminated']);
 
 function messageOf(error: unknown): string {
@@ -161,7 +165,7 @@ export async function resumeRun(
     return report;
   }
 
-  if (state.status !== 'active' && state.status !== 'shutdown_requested') return report;
+  if (!WORKING_RUN_STATUSES.includes(state.status)) return report;
 
   const dead: string[] = [];
   const alive: string[] = [];
@@ -249,7 +253,7 @@ export async function resumeAll(
     problems: listing.problems.map(({ path, message }) => ({ path, message })),
   };
   for (const run of listing.runs) {
-    if (!['creating', 'active', 'shutdown_requested', 'deleting'].includes(run.status)) continue;
+    if (!RESUMED_RUN_STATUSES.includes(run.status)) continue;
     try {
       report.runs.push(await resumeRun(home, run.runId, liveness, options));
     } catch (error) {

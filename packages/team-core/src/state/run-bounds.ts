@@ -1,15 +1,19 @@
 import { TeamkitError } from '../errors/index.js';
 import { MemberNameSchema } from '../schema/names.js';
 import type { RunMember, RuntimeState } from '../schema/runtime-state.js';
+import { boundExceeded } from './bound-exceeded.js';
+import { parseInput } from './parse-input.js';
+import { countParallelMembers, findMember } from './run-members.js';
+import { updateRunState } from './run-state-store.js';
 import {
-  boundExceeded,
-  countParallelMembers,
-  findMember,
-  resolveStateOptions,
-  type StateOptions,
-  updateRunState,
-} from './run-state-store.js';
-import { WORKING_RUN_STATUSES } from './status-machines.js';
+  AddMemberInputSchema,
+  MemberArgument,
+  SpawnCheckSchema,
+  StartMemberInputSchema,
+  TimeArgument,
+} from './state-inputs.js';
+import { resolveStateOptions, type StateOptions } from './state-options.js';
+import { SPAWNING_RUN_STATUSES, WORKING_RUN_STATUSES } from './status-machines.js';
 
 function notActive(state: RuntimeState, what: string): TeamkitError {
   return new TeamkitError(
@@ -24,6 +28,7 @@ function notActive(state: RuntimeState, what: string): TeamkitError {
  * than its wall-clock bound.
  */
 export function assertWithinWallClock(state: RuntimeState, now: number = Date.now()): void {
+  parseInput(TimeArgument, now, 'the clock reading');
   const limit = state.policy.bounds.maxWallClockMinutes;
   const elapsedMinutes = (now - state.createdAt) / 60_000;
   if (elapsedMinutes > limit) {
@@ -50,7 +55,8 @@ export interface SpawnCheck {
  * be passed (`BOUND_EXCEEDED` naming the bound).
  */
 export function assertCanSpawn(state: RuntimeState, check: SpawnCheck = {}): void {
-  if (state.status !== 'creating' && state.status !== 'active') throw notActive(state, 'spawning');
+  parseInput(SpawnCheckSchema, check, 'the spawn check');
+  if (!SPAWNING_RUN_STATUSES.includes(state.status)) throw notActive(state, 'spawning');
   const bounds = state.policy.bounds;
   if (check.newMember === true && state.members.length + 1 > bounds.maxMembers) {
     throw boundExceeded(
@@ -73,40 +79,6 @@ export function assertCanSpawn(state: RuntimeState, check: SpawnCheck = {}): voi
 }
 
 /**
- * Throws unless `count` more messages may be sent: the run must be active or
- * shutting down (`RUN_NOT_ACTIVE`) and within maxMessagesPerRun and its wall clock.
- */
-export function assertCanSend(state: RuntimeState, count = 1, now: number = Date.now()): void {
-  if (!WORKING_RUN_STATUSES.includes(state.status)) throw notActive(state, 'sending');
-  const limit = state.policy.bounds.maxMessagesPerRun;
-  const value = state.counters.messagesSent + count;
-  if (value > limit) {
-    throw boundExceeded('maxMessagesPerRun', limit, value, 'Sending another message');
-  }
-  assertWithinWallClock(state, now);
-}
-
-/** Counts `count` sent messages against the run's bound, or refuses as {@link assertCanSend}. */
-export async function recordMessageSent(
-  home: string,
-  runId: string,
-  count = 1,
-  options: StateOptions = {},
-): Promise<RuntimeState> {
-  const { now } = resolveStateOptions(options);
-  return updateRunState(
-    home,
-    runId,
-    (draft) => {
-      assertCanSend(draft, count, now());
-      draft.counters.messagesSent += count;
-      return draft;
-    },
-    options,
-  );
-}
-
-/**
  * Refuses another turn of `member`: `RUN_NOT_ACTIVE` outside a working run,
  * `BOUND_EXCEEDED` past maxTurnsPerMember or the run's wall clock. A pure check.
  */
@@ -115,6 +87,7 @@ export function assertCanTakeTurn(
   member: string,
   now: number = Date.now(),
 ): void {
+  parseInput(TimeArgument, now, 'the clock reading');
   if (!WORKING_RUN_STATUSES.includes(state.status)) throw notActive(state, 'a turn');
   const target = findMember(state, member);
   const limit = state.policy.bounds.maxTurnsPerMember;
@@ -140,6 +113,7 @@ export async function recordTurn(
   options: StateOptions = {},
 ): Promise<RuntimeState> {
   const { now } = resolveStateOptions(options);
+  parseInput(MemberArgument, member, 'the member name');
   return updateRunState(
     home,
     runId,
@@ -173,6 +147,8 @@ export async function startMember(
   options: StateOptions = {},
 ): Promise<RuntimeState> {
   const { now } = resolveStateOptions(options);
+  parseInput(MemberArgument, member, 'the member name');
+  const { sessionId } = parseInput(StartMemberInputSchema, input, 'the start');
   return updateRunState(
     home,
     runId,
@@ -180,7 +156,7 @@ export async function startMember(
       const target = findMember(draft, member);
       assertCanSpawn(draft, { now: now() });
       target.status = 'running';
-      target.sessionId = input.sessionId;
+      target.sessionId = sessionId;
       target.lastSeenAt = now();
       return draft;
     },
@@ -207,7 +183,8 @@ export async function addMember(
   options: StateOptions = {},
 ): Promise<RuntimeState> {
   const { now } = resolveStateOptions(options);
-  const name = MemberNameSchema.parse(input.name);
+  const checked = parseInput(AddMemberInputSchema, input, 'the new member');
+  const name = parseInput(MemberNameSchema, checked.name, 'the new member name');
   return updateRunState(
     home,
     runId,
@@ -217,7 +194,7 @@ export async function addMember(
           details: { runId, member: name },
         });
       }
-      if (draft.status !== 'creating' && draft.status !== 'active') {
+      if (!SPAWNING_RUN_STATUSES.includes(draft.status)) {
         throw notActive(draft, 'adding a member');
       }
       const bounds = draft.policy.bounds;
@@ -232,11 +209,11 @@ export async function addMember(
       assertWithinWallClock(draft, now());
       const member: RunMember = {
         name,
-        role: input.role,
+        role: checked.role,
         isLead: false,
         status: 'pending',
-        model: input.model,
-        color: input.color,
+        model: checked.model,
+        color: checked.color,
         pendingDeliveryIds: [],
         turns: 0,
       };

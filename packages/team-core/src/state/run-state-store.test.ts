@@ -164,11 +164,11 @@ describe('run state store', () => {
     await Promise.all(
       Array.from({ length: 20 }, () =>
         updateRunState(home, state.runId, (draft) => {
-          draft.counters.messagesSent += 1;
+          draft.counters.turns += 1;
         }),
       ),
     );
-    expect((await readRunState(home, state.runId)).counters.messagesSent).toBe(20);
+    expect((await readRunState(home, state.runId)).counters.turns).toBe(20);
   });
 
   it('lists runs oldest first without writing anything', async () => {

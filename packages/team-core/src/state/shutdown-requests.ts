@@ -1,11 +1,14 @@
 import { TeamkitError } from '../errors/index.js';
 import type { RuntimeState, ShutdownRequest } from '../schema/runtime-state.js';
+import { parseInput } from './parse-input.js';
+import { findMember } from './run-members.js';
+import { updateRunState } from './run-state-store.js';
 import {
-  findMember,
-  resolveStateOptions,
-  type StateOptions,
-  updateRunState,
-} from './run-state-store.js';
+  MemberArgument,
+  ShutdownAnswerSchema,
+  ShutdownRequestInputSchema,
+} from './state-inputs.js';
+import { resolveStateOptions, type StateOptions } from './state-options.js';
 
 function openRequest(state: RuntimeState, member: string): ShutdownRequest | undefined {
   return state.shutdownRequests.find(
@@ -27,6 +30,7 @@ export async function requestShutdown(
   options: StateOptions = {},
 ): Promise<RuntimeState> {
   const { now } = resolveStateOptions(options);
+  parseInput(ShutdownRequestInputSchema, input, 'the shutdown request');
   return updateRunState(
     home,
     runId,
@@ -59,6 +63,8 @@ export async function answerShutdown(
   options: StateOptions = {},
 ): Promise<RuntimeState> {
   const { now } = resolveStateOptions(options);
+  parseInput(MemberArgument, member, 'the member name');
+  parseInput(ShutdownAnswerSchema, answer, 'the answer');
   return updateRunState(
     home,
     runId,

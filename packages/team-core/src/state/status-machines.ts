@@ -36,6 +36,9 @@ export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['deleted', 'failed']
 /** Run statuses in which a run does its work: it accepts messages, turns and spawns. */
 export const WORKING_RUN_STATUSES: readonly RunStatus[] = ['active', 'shutdown_requested'];
 
+/** Run statuses in which members may join or start: a run that is shutting down starts no one. */
+export const SPAWNING_RUN_STATUSES: readonly RunStatus[] = ['creating', 'active'];
+
 /**
  * Run statuses in which the mailbox and the task list accept writes and members may be
  * started: the working statuses plus `creating` (the run is being set up).

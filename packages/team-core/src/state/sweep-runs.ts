@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { containedPath } from '../storage/contained-path.js';
 import { runPaths } from '../storage/teamkit-home.js';
-import { listRuns, resolveStateOptions, type StateOptions } from './run-state-store.js';
+import { listRuns } from './run-state-store.js';
+import { resolveStateOptions, type StateOptions } from './state-options.js';
+import { removeRunFolder, removeRunFolderLeftovers } from './state-storage.js';
 
 /** Options for {@link sweepRuns}. */
 export interface SweepRunsOptions extends StateOptions {
@@ -17,7 +17,6 @@ export interface SweepRunsReport {
 }
 
 const DEFAULT_FAILED_RETENTION_MS = 7 * 24 * 60 * 60_000;
-const TRASH_PREFIX = '.swept-';
 
 /**
  * Removes the runtime folders of deleted runs, and of failed runs older than the
@@ -31,16 +30,10 @@ export async function sweepRuns(
 ): Promise<SweepRunsReport> {
   const { store, now } = resolveStateOptions(options);
   const retention = options.failedRetentionMs ?? DEFAULT_FAILED_RETENTION_MS;
-  const runtime = containedPath(home, 'runtime');
-  const report: SweepRunsReport = { removed: [], removedLeftovers: [] };
-
-  for (const entry of await store.list(runtime)) {
-    if (!entry.startsWith(TRASH_PREFIX)) continue;
-    const leftover = containedPath(runtime, entry);
-    await store.removeTree(leftover);
-    report.removedLeftovers.push(leftover);
-  }
-
+  const report: SweepRunsReport = {
+    removed: [],
+    removedLeftovers: await removeRunFolderLeftovers(store, home),
+  };
   const { runs } = await listRuns(home, { store });
   for (const run of runs) {
     const status = run.status;
@@ -48,11 +41,8 @@ export async function sweepRuns(
     if (status !== 'deleted' && !expired) continue;
     // Deleted and failed are terminal: nothing can move the run out of them, so the
     // folder can go without the state lock (which lives inside it).
-    const root = runPaths(home, run.runId).root;
-    const aside = containedPath(runtime, `${TRASH_PREFIX}${run.runId}-${randomUUID()}`);
-    if (!(await store.move(root, aside))) continue;
-    await store.removeTree(aside);
-    report.removed.push({ runId: run.runId, status, path: root });
+    if (!(await removeRunFolder(store, home, run.runId))) continue;
+    report.removed.push({ runId: run.runId, status, path: runPaths(home, run.runId).root });
   }
   return report;
 }

@@ -1,6 +1,6 @@
 import { TeamkitError } from '../errors/index.js';
 import type { RunMember, TmuxLayout } from '../schema/runtime-state.js';
-import { readRunState, type StateOptions, updateRunState } from '../state/run-state-store.js';
+import { readRunState, type StateOptions, updateRunState } from '../state/index.js';
 import {
   createTmuxLayout,
   isTmuxColor,

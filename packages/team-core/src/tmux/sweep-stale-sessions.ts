@@ -1,6 +1,5 @@
 import { RunIdSchema } from '../schema/names.js';
-import { listRuns, type StateOptions } from '../state/run-state-store.js';
-import { WRITABLE_RUN_STATUSES } from '../state/status-machines.js';
+import { listRuns, type StateOptions, WRITABLE_RUN_STATUSES } from '../state/index.js';
 import { listPanes, listTeamkitSessions } from './tmux-layout.js';
 import type { TmuxRunner } from './tmux-runner.js';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { isTeamkitError } from '../errors/index.js';
 import { RunIdSchema } from '../schema/names.js';
 import type { RunStatus } from '../schema/runtime-state.js';
-import { readRunState, type StateOptions } from '../state/run-state-store.js';
+import { readRunState, type StateOptions } from '../state/index.js';
 import { containedPath } from '../storage/contained-path.js';
 import { createGitRunner, type GitRunner } from './git-runner.js';
 import {

@@ -6,7 +6,8 @@ export const boardCommand: CommandHandler = async (context, [run]) => {
   const runId = await resolveRunId(context, run);
   const { createTaskList } = await import('@teamkit/team-core');
   const { boardColumns, renderBoard } = await import('../../dashboard/render-dashboard.js');
-  const { tasks } = await createTaskList({ home: context.home, runId }).listTasks();
+  const { tasks, problems } = await createTaskList({ home: context.home, runId }).listTasks();
+  const { problemLines } = await import('../../problem-lines.js');
   const columns = boardColumns(tasks).map((column) => ({
     title: column.title,
     tasks: column.tasks.map((task) => ({
@@ -16,8 +17,11 @@ export const boardCommand: CommandHandler = async (context, [run]) => {
       owner: task.owner ?? null,
     })),
   }));
-  context.output.result({ runId, columns }, () =>
-    renderBoard(tasks, { paint: context.output.style, width: process.stdout.columns ?? 100 }),
+  context.output.result({ runId, columns, problems }, () =>
+    [
+      renderBoard(tasks, { paint: context.output.style, width: process.stdout.columns ?? 100 }),
+      ...problemLines(context.output, problems),
+    ].join('\n'),
   );
   return undefined;
 };

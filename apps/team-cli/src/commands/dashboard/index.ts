@@ -8,9 +8,13 @@ export const dashboardCommand: CommandHandler = async (context, [run], options) 
   if (options.once === true || output.json) {
     const { collectRunStatus } = await import('@teamkit/team-core');
     const { renderDashboard } = await import('../../dashboard/render-dashboard.js');
+    const { problemLines } = await import('../../problem-lines.js');
     const report = await collectRunStatus({ home: context.home, runId });
     output.result({ status: report }, () =>
-      renderDashboard(report, { paint: output.style, width: process.stdout.columns ?? 100 }),
+      [
+        renderDashboard(report, { paint: output.style, width: process.stdout.columns ?? 100 }),
+        ...problemLines(output, report.problems),
+      ].join('\n'),
     );
     return undefined;
   }

@@ -65,6 +65,7 @@ export const demoCommand: CommandHandler = async (context, _args, options) => {
   const env: NodeJS.ProcessEnv = { ...context.env, TEAMKIT_HOME: home };
   delete env.TEAMKIT_RUN;
   delete env.TEAMKIT_MEMBER;
+  delete env.TEAMKIT_TOKEN;
   let runId: string | undefined;
   let host: Awaited<ReturnType<typeof openProcessRuntime>>['host'] | undefined;
   let runtime: Awaited<ReturnType<typeof openProcessRuntime>>['runtime'] | undefined;
@@ -145,9 +146,12 @@ export const demoCommand: CommandHandler = async (context, _args, options) => {
     if (stop.keptWorktrees.length > 0)
       output.note(`kept worktrees: ${stop.keptWorktrees.map((entry) => entry.reason).join('; ')}`);
 
-    const pids = [...host.started.values()].map((member) => member.pid);
-    const leftRunning = pids.filter((pid) => isAlive(pid));
-    for (const pid of leftRunning) killGroup(pid);
+    const members = [...host.started.values()];
+    const pids = members.map((member) => member.pid);
+    const processHost = host;
+    const left = members.filter((member) => isAlive(processHost, member.sessionId));
+    const leftRunning = left.map((member) => member.pid);
+    for (const member of left) processHost.killMember(member.sessionId);
     const summary: DemoSummary = {
       runId,
       team: state.teamName,
@@ -183,31 +187,14 @@ export const demoCommand: CommandHandler = async (context, _args, options) => {
     throw error;
   } finally {
     process.off('SIGINT', onSignal);
-    for (const member of host?.started.values() ?? [])
-      if (isAlive(member.pid)) killGroup(member.pid);
+    // Only processes verified as this demo's members are signalled.
+    for (const member of host?.started.values() ?? []) host?.killMember(member.sessionId);
     if (!keep) await rm(folder, { recursive: true, force: true, maxRetries: 3 }).catch(() => {});
   }
 };
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Gone already.
-    }
-  }
+function isAlive(host: { inspectSession(id: string): { verdict: string } }, sessionId: string) {
+  return host.inspectSession(sessionId).verdict === 'ours';
 }
 
 /** The demo summary as a few lines of text. */

@@ -8,7 +8,9 @@ const POLL_MS = 150;
 /**
  * `team inbox [run] [--wait SECONDS] [--ack]`: the caller's unread mail. With `--wait` it
  * blocks until mail arrives, recording that the member waits (so it counts as idle) and
- * taking messages the host hands over directly.
+ * taking messages the host hands over directly. With `--ack` the messages are
+ * acknowledged only after they were printed and handed to the operating system, so a
+ * crash can show a message twice but never acknowledge one that was not shown.
  */
 export const inboxCommand: CommandHandler = async (context, [run], options) => {
   const runId = await resolveRunId(context, run);
@@ -16,7 +18,10 @@ export const inboxCommand: CommandHandler = async (context, [run], options) => {
   const waitSeconds = options.wait === undefined ? 0 : Number(options.wait);
   if (!Number.isFinite(waitSeconds) || waitSeconds < 0)
     throw new UsageError(`--wait takes a number of seconds, not ${String(options.wait)}.`);
-  let messages: Message[] = await client.inbox();
+  const unread = await client.mailbox.listUnread(client.member);
+  // Messages that cannot be read are shown as problems, never silently dropped.
+  const problems = unread.problems;
+  let messages: Message[] = unread.messages;
   const handedOver: Message[] = [];
   const confirmations: (() => Promise<void>)[] = [];
   if (messages.length === 0 && waitSeconds > 0) {
@@ -50,16 +55,35 @@ export const inboxCommand: CommandHandler = async (context, [run], options) => {
       await clear();
     }
   }
-  if (options.ack === true && messages.length > 0)
-    await client.acknowledge(messages.map((message) => message.messageId));
   const all = [...handedOver, ...messages];
   const { renderMessages } = await import('@teamkit/team-core');
+  const { problemLines } = await import('../../problem-lines.js');
   const { output } = context;
   output.result(
-    { runId, member: client.member, messages: all, acknowledged: options.ack === true },
-    () => (all.length === 0 ? output.style('dim', 'No unread mail.') : renderMessages(all)),
+    { runId, member: client.member, messages: all, acknowledged: options.ack === true, problems },
+    () =>
+      [
+        all.length === 0 ? output.style('dim', 'No unread mail.') : renderMessages(all),
+        ...problemLines(output, problems),
+      ].join('\n'),
   );
+  // Shown first, acknowledged after: a process killed in between leaves the mail unread.
+  await output.flush();
   // Shown now: the host may count handed-over mail as delivered.
   for (const confirm of confirmations) await confirm();
+  if (options.ack === true && messages.length > 0) {
+    try {
+      await client.acknowledge(messages.map((message) => message.messageId));
+    } catch (error) {
+      // The result above was already printed; the failure goes to stderr only, and the
+      // exit code says the mail was shown but stays unread.
+      const { createOutput } = await import('../../output.js');
+      const code = createOutput({ json: false, env: context.env }).failure(error);
+      process.stderr.write(
+        'The messages above were shown but could not be acknowledged; they stay unread.\n',
+      );
+      return code;
+    }
+  }
   return undefined;
 };

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { RunStatusReport, RuntimeState } from '@teamkit/team-core';
+import { authorizeRunOperation } from '../../command-access.js';
 import { listRunIds, resolveRunId } from '../../command-context.js';
 import type { CommandHandler } from '../../command-handler.js';
 
@@ -76,7 +77,7 @@ function runLine(state: RuntimeState): Record<string, unknown> {
   };
 }
 
-/** `team run list`: every run under the home, oldest first. */
+/** `team run list`: every run under the home, oldest first (a member sees its own run only). */
 export const runListCommand: CommandHandler = async (context) => {
   const { output } = context;
   if ((await listRunIds(context.home)).length === 0) {
@@ -84,16 +85,21 @@ export const runListCommand: CommandHandler = async (context) => {
     return undefined;
   }
   const { listRuns } = await import('@teamkit/team-core');
+  const { problemLines } = await import('../../problem-lines.js');
   const listing = await listRuns(context.home);
+  const own = (runId: string) => context.memberRun === undefined || runId === context.memberRun;
+  const runs = listing.runs.filter((state) => own(state.runId));
+  const problems = context.memberRun === undefined ? listing.problems : [];
   output.result(
-    { runs: listing.runs.map(runLine), problems: listing.problems },
+    { runs: runs.map(runLine), problems },
     () =>
-      listing.runs
-        .map(
+      [
+        ...runs.map(
           (state) =>
             `${state.runId}  ${state.teamName.padEnd(14)} ${state.status.padEnd(18)} ${new Date(state.createdAt).toISOString()}`,
-        )
-        .join('\n') || 'No runs.',
+        ),
+        ...problemLines(output, problems),
+      ].join('\n') || 'No runs.',
   );
   return undefined;
 };
@@ -108,14 +114,16 @@ export const runStatusCommand: CommandHandler = async (context, [run], _options)
       return undefined;
     }
     const { listRuns, WORKING_RUN_STATUSES } = await import('@teamkit/team-core');
-    const working = (await listRuns(context.home)).runs.filter((state) =>
-      WORKING_RUN_STATUSES.includes(state.status),
-    );
+    const { problemLines } = await import('../../problem-lines.js');
+    const listing = await listRuns(context.home);
+    const working = listing.runs.filter((state) => WORKING_RUN_STATUSES.includes(state.status));
     output.result(
-      { runs: working.map(runLine) },
+      { runs: working.map(runLine), problems: listing.problems },
       () =>
-        working.map((state) => `${state.runId}  ${state.teamName}  ${state.status}`).join('\n') ||
-        'No working runs.',
+        [
+          ...working.map((state) => `${state.runId}  ${state.teamName}  ${state.status}`),
+          ...problemLines(output, listing.problems),
+        ].join('\n') || 'No working runs.',
     );
     return undefined;
   }
@@ -123,8 +131,12 @@ export const runStatusCommand: CommandHandler = async (context, [run], _options)
   const { collectRunStatus } = await import('@teamkit/team-core');
   const report: RunStatusReport = await collectRunStatus({ home: context.home, runId });
   const { renderDashboard } = await import('../../dashboard/render-dashboard.js');
+  const { problemLines } = await import('../../problem-lines.js');
   output.result({ status: report }, () =>
-    renderDashboard(report, { paint: output.style, width: process.stdout.columns ?? 100 }),
+    [
+      renderDashboard(report, { paint: output.style, width: process.stdout.columns ?? 100 }),
+      ...problemLines(output, report.problems),
+    ].join('\n'),
   );
   return undefined;
 };
@@ -133,11 +145,34 @@ export const runStatusCommand: CommandHandler = async (context, [run], _options)
  * `team run stop <run> [--force] [--project DIR]`: members, panes, tasks and worktrees.
  * `--force` also removes worktrees with unsaved work and goes on past failing steps,
  * listing them; on a run already stopped it finishes the cleanup a plain stop refused.
+ * Only the user and the run's lead may stop a run. Every signal goes to a process
+ * verified as the run's at that moment; recorded processes that fail the check are
+ * reported, never signalled.
  */
 export const runStopCommand: CommandHandler = async (context, [run], options) => {
   const runId = await resolveRunId(context, run);
+  const { readRunState } = await import('@teamkit/team-core');
+  const state = await readRunState(context.home, runId);
+  await authorizeRunOperation(context, state, 'stop');
+  if (context.caller.kind === 'member' && context.env.TEAMKIT_DETACHED_STOP !== '1') {
+    // The lead stopping its own run: stop from outside the process group being stopped.
+    const { runDetached } = await import('./detached-stop.js');
+    return runDetached(
+      [
+        'run',
+        'stop',
+        runId,
+        '--home',
+        context.home,
+        ...(options.force === true ? ['--force'] : []),
+        ...(typeof options.project === 'string' ? ['--project', options.project] : []),
+        ...(context.output.json ? ['--json'] : []),
+      ],
+      context.env,
+    );
+  }
   const { stopRunAsUser } = await import('../../supervisor/stop-run.js');
-  const report = await stopRunAsUser({
+  const { report, supervisor, notSignalled } = await stopRunAsUser({
     home: context.home,
     runId,
     env: context.env,
@@ -145,7 +180,7 @@ export const runStopCommand: CommandHandler = async (context, [run], options) =>
     ...(typeof options.project === 'string' ? { project: path.resolve(options.project) } : {}),
   });
   const { output } = context;
-  output.result({ report }, () =>
+  output.result({ report, supervisor, notSignalled }, () =>
     [
       `${output.style('green', 'stopped')} run ${runId} (${report.status})`,
       `  members stopped: ${report.stopped.join(', ') || '-'}`,
@@ -153,6 +188,12 @@ export const runStopCommand: CommandHandler = async (context, [run], options) =>
         (entry) => `  ${output.style('yellow', 'not stopped')} ${entry.member}: ${entry.reason}`,
       ),
       `  tasks released: ${report.releasedTasks.length}`,
+      ...notSignalled.map(
+        (entry) => `  ${output.style('yellow', 'not signalled')} ${entry.member}: ${entry.reason}`,
+      ),
+      ...(supervisor.outcome === 'refused'
+        ? [`  ${output.style('yellow', 'not signalled')} supervisor: ${supervisor.reason}`]
+        : []),
       `  worktrees removed: ${report.removedWorktrees.length}`,
       ...report.removedWorktrees.map((removed) => `    ${removed}`),
       ...report.discardedWork.map(
@@ -181,6 +222,7 @@ export const runResumeCommand: CommandHandler = async (context, [run]) => {
   let report: unknown;
   if (run !== undefined || context.memberRun !== undefined) {
     const runId = await resolveRunId(context, run);
+    await authorizeRunOperation(context, await readRunState(context.home, runId), 'resume');
     report = await runtime.resumeRun(runId);
     runIds.push(runId);
   } else {
@@ -208,6 +250,7 @@ export const runSuperviseCommand: CommandHandler = async (context, [run]) => {
   const runId = await resolveRunId(context, run);
   const { readRunState } = await import('@teamkit/team-core');
   const state = await readRunState(context.home, runId);
+  await authorizeRunOperation(context, state, 'supervise');
   const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');
   const { superviseRun } = await import('../../supervisor/supervise-run.js');
   const { runtime, settings } = await openProcessRuntime({

@@ -70,20 +70,32 @@ export const taskCreateCommand: CommandHandler = async (context, args, options) 
   return undefined;
 };
 
-/** `team task list [run] [--ready] [--owner NAME] [--status S,…]`. */
+/**
+ * `team task list [run] [--ready] [--owner NAME] [--status S,…]`. Task files that cannot
+ * be read are listed as problems, never silently left out.
+ */
 export const taskListCommand: CommandHandler = async (context, args, options) => {
-  const { runId, client } = await open(context, args.length === 0 ? [] : args.slice(0, 1));
+  const { run, rest } = splitRunArgument(context, args, 0);
+  if (rest.length > 0) throw new UsageError('team task list takes at most a run.');
+  const runId = await resolveRunId(context, run);
+  const client = await callerClient(context, runId);
+  const listing = await client.listTasks();
   let tasks: Task[];
   if (options.ready === true) tasks = await client.readyTasks();
-  else tasks = (await client.listTasks()).tasks;
+  else tasks = listing.tasks;
   if (typeof options.owner === 'string')
     tasks = tasks.filter((task) => task.owner === options.owner);
   if (typeof options.status === 'string') {
     const wanted = options.status.split(',').map((status) => status.trim()) as TaskStatus[];
     tasks = tasks.filter((task) => wanted.includes(task.status));
   }
-  context.output.result({ runId, tasks }, () =>
-    tasks.length === 0 ? 'No tasks.' : tasks.map((task) => taskLine(context, task)).join('\n'),
+  const { problemLines } = await import('../../problem-lines.js');
+  const problems = listing.problems;
+  context.output.result({ runId, tasks, problems }, () =>
+    [
+      ...(tasks.length === 0 ? ['No tasks.'] : tasks.map((task) => taskLine(context, task))),
+      ...problemLines(context.output, problems),
+    ].join('\n'),
   );
   return undefined;
 };

@@ -1,4 +1,5 @@
 import { isTeamkitError } from '../../errors/index.js';
+import { issueMemberCredential } from '../../identity/issue-member-credential.js';
 import type { RunMember, RunStatus, RuntimeState, TeamSpec } from '../../schema/index.js';
 import { readRunState, requireLead, startMember } from '../../state/index.js';
 import { renderTeamProtocol } from '../team-protocol.js';
@@ -60,6 +61,8 @@ export function createSpawner(ctx: RuntimeContext): Spawner {
   }
 
   async function spawnOne(state: RuntimeState, spec: TeamSpec, member: RunMember): Promise<string> {
+    // A fresh secret per spawn, its hash recorded before the process can use it.
+    const token = await issueMemberCredential(ctx.home, state.runId, member.name, ctx.stateOptions);
     const { sessionId } = await ctx.host.spawnMember({
       runId: state.runId,
       teamName: state.teamName,
@@ -72,7 +75,12 @@ export function createSpawner(ctx: RuntimeContext): Spawner {
         prompt: memberPrompt(ctx, spec, state, member),
       },
       cwd: member.worktreePath ?? state.repoRoot ?? ctx.home,
-      env: { TEAMKIT_HOME: ctx.home, TEAMKIT_RUN: state.runId, TEAMKIT_MEMBER: member.name },
+      env: {
+        TEAMKIT_HOME: ctx.home,
+        TEAMKIT_RUN: state.runId,
+        TEAMKIT_MEMBER: member.name,
+        TEAMKIT_TOKEN: token,
+      },
       ...(state.leadSessionId === undefined ? {} : { leadSessionId: state.leadSessionId }),
     });
     try {

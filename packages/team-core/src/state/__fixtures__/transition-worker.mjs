@@ -1,11 +1,11 @@
-// Moves one member between running and idle and counts a message on every step,
+// Moves one member between running and idle and counts a turn on every step,
 // printing the step number after each completed step, until it is killed.
-import { recordMessageSent, transitionMember } from '@teamkit/team-core';
+import { recordTurn, transitionMember } from '@teamkit/team-core';
 
 const [home, runId] = process.argv.slice(2);
 const options = { lock: { staleMs: 2_000, timeoutMs: 30_000 } };
 for (let step = 1; step <= 100_000; step += 1) {
   await transitionMember(home, runId, 'writer', step % 2 === 1 ? 'idle' : 'running', options);
-  await recordMessageSent(home, runId, 1, options);
+  await recordTurn(home, runId, 'writer', options);
   process.stdout.write(`${step}\n`);
 }

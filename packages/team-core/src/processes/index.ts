@@ -1,0 +1,27 @@
+// Operating-system processes Teamkit starts: facts, verification before any signal,
+// ancestry. Also the `@teamkit/team-core/processes` entry point, which loads nothing else
+// of team-core, so a command can ask "is this process a member?" cheaply.
+export type {
+  ExpectedVariable,
+  ProcessCheck,
+  ProcessExpectation,
+  RecordedProcess,
+} from './check-recorded-process.js';
+export {
+  checkRecordedProcess,
+  isSignallablePid,
+  START_TOLERANCE_MS,
+} from './check-recorded-process.js';
+export type { MemberAncestor } from './member-ancestors.js';
+export { findMemberAncestors, MEMBER_VARIABLES } from './member-ancestors.js';
+export { listProcessAncestry, MAX_ANCESTRY_DEPTH } from './process-ancestry.js';
+export type { ProcessFacts, ProcessFactsSource } from './process-facts.js';
+export {
+  processFactsSource,
+  readProcessEnvironment,
+  readProcessFacts,
+} from './process-facts.js';
+export type { ProcessSession } from './process-session-id.js';
+export { parseProcessSessionId, processSessionId } from './process-session-id.js';
+export type { SignalOptions, SignalOutcome } from './signal-recorded-process.js';
+export { signalRecordedProcess } from './signal-recorded-process.js';

@@ -1,0 +1,155 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
+import type { MemberClient } from '../runtime/member-client.js';
+import type { Message } from '../schema/index.js';
+import { defineTeamTool } from './team-tool.js';
+import { messagesText, ToolMessageSchema, toolMessage } from './tool-results.js';
+
+/** The longest `wait_for_mail` wait: under the shortest default tool timeout of the hosts (Codex, 60 s). */
+export const MAX_MAIL_WAIT_SECONDS = 50;
+const POLL_MS = 200;
+
+const MailOutput = z.object({
+  messages: z.array(ToolMessageSchema),
+  acknowledged: z.boolean(),
+});
+
+async function readMail(client: MemberClient, ack: boolean): Promise<z.infer<typeof MailOutput>> {
+  const messages: Message[] = await client.inbox();
+  if (ack && messages.length > 0) {
+    await client.acknowledge(messages.map((message) => message.messageId));
+  }
+  return { messages: messages.map(toolMessage), acknowledged: ack && messages.length > 0 };
+}
+
+const ackInput = z
+  .boolean()
+  .optional()
+  .describe('Also acknowledge what this call returns (default false: acknowledge once you acted).');
+
+/** `send_message`: mail one member, or everyone with `"*"` when the team allows it. */
+export const sendMessageTool = defineTeamTool({
+  name: 'send_message',
+  title: 'Send a team message',
+  description:
+    'Send a message to a team member by name, or to "*" (everyone, if the team allows it). It reaches them as soon as they are idle.',
+  input: z.object({
+    to: z.string().min(1).max(64).describe('The member name as listed by {status}, or "*".'),
+    message: z.string().min(1).describe('The message body.'),
+    summary: z.string().max(200).optional().describe('A few words shown with the message.'),
+  }),
+  output: z.object({
+    messageId: z.string(),
+    delivered: z.array(z.string()),
+    refused: z.array(z.object({ member: z.string(), code: z.string(), message: z.string() })),
+  }),
+  roles: ['member', 'user'],
+  readOnly: false,
+  operation: (input) => `send mail to ${input.to}`,
+  async handler(input, context) {
+    const client = await context.client();
+    const result = await client.send({
+      to: input.to,
+      body: input.message,
+      ...(input.summary === undefined ? {} : { summary: input.summary }),
+    });
+    context.mailSent?.(client.runId, result.delivered);
+    return {
+      messageId: result.messageId,
+      delivered: result.delivered,
+      refused: result.refused.map((refusal) => ({ ...refusal })),
+    };
+  },
+  text(output) {
+    return [
+      `message ${output.messageId} sent to ${output.delivered.join(', ') || 'nobody'}`,
+      ...output.refused.map(
+        (refusal) => `not sent to ${refusal.member}: ${refusal.code} ${refusal.message}`,
+      ),
+    ].join('\n');
+  },
+  protocol: { sendMessage: (name) => `the \`${name('send_message')}\` tool` },
+});
+
+/** `read_messages`: the caller's unread mail; reading is not acknowledging unless asked. */
+export const readMessagesTool = defineTeamTool({
+  name: 'read_messages',
+  title: 'Read team messages',
+  description:
+    'Read your unread team messages (as <team_message> envelopes), oldest first. They stay unread until you acknowledge them with {acknowledge} (or pass ack: true).',
+  input: z.object({ ack: ackInput }),
+  output: MailOutput,
+  roles: ['member', 'user'],
+  readOnly: false,
+  operation: () => 'read team mail',
+  handler: async (input, context) => readMail(await context.client(), input.ack === true),
+  text: (output) => messagesText(output.messages),
+  protocol: {
+    readMail: (name) =>
+      `the \`${name('read_messages')}\` tool, then \`${name('acknowledge')}\` with the ids once you have acted on them`,
+  },
+});
+
+/** `acknowledge`: marks messages handled; idempotent. */
+export const acknowledgeTool = defineTeamTool({
+  name: 'acknowledge',
+  title: 'Acknowledge team messages',
+  description:
+    'Mark messages as handled, by id, once you have acted on them; they are then no longer unread. Acknowledging twice is harmless.',
+  input: z.object({
+    messageIds: z
+      .array(z.string().min(1).max(100))
+      .min(1)
+      .max(500)
+      .describe('The ids of the messages (the id attribute of each <team_message>).'),
+  }),
+  output: z.object({ acknowledged: z.array(z.string()) }),
+  roles: ['member', 'user'],
+  readOnly: false,
+  operation: () => 'acknowledge team mail',
+  async handler(input, context) {
+    const ids = [...new Set(input.messageIds)];
+    await (await context.client()).acknowledge(ids);
+    return { acknowledged: ids };
+  },
+  text: (output) => `acknowledged ${output.acknowledged.length} message(s)`,
+});
+
+/** `wait_for_mail`: a bounded long poll, since hosts do not act on resource notifications. */
+export const waitForMailTool = defineTeamTool({
+  name: 'wait_for_mail',
+  title: 'Wait for team mail',
+  description: `Wait until a team message arrives (at most ${MAX_MAIL_WAIT_SECONDS} seconds), then return your unread mail like {read_messages}. Use it when you have nothing to do but wait for the team.`,
+  input: z.object({
+    timeoutSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_MAIL_WAIT_SECONDS)
+      .optional()
+      .describe(`How long to wait, 1 to ${MAX_MAIL_WAIT_SECONDS} seconds (default 30).`),
+    ack: ackInput,
+  }),
+  output: MailOutput.extend({ timedOut: z.boolean() }),
+  roles: ['member', 'user'],
+  readOnly: false,
+  operation: () => 'wait for team mail',
+  async handler(input, context) {
+    const client = await context.client();
+    const deadline = Date.now() + (input.timeoutSeconds ?? 30) * 1000;
+    for (;;) {
+      const unread = await client.inbox();
+      if (unread.length > 0)
+        return { ...(await readMail(client, input.ack === true)), timedOut: false };
+      const left = deadline - Date.now();
+      if (left <= 0 || context.signal?.aborted === true) {
+        return { messages: [], acknowledged: false, timedOut: true };
+      }
+      await sleep(Math.min(POLL_MS, left), undefined, {
+        ...(context.signal === undefined ? {} : { signal: context.signal }),
+      }).catch(() => undefined);
+    }
+  },
+  text: (output) =>
+    output.timedOut ? 'no mail arrived before the wait ended' : messagesText(output.messages),
+});

@@ -1,0 +1,50 @@
+import { type ArtifactListing, createRunArtifacts } from '../artifacts/index.js';
+import { collectRunStatus, type RunStatusReport } from '../runtime/run-status.js';
+import type { Artifact, Task } from '../schema/index.js';
+import type { LockOptions, PathStore } from '../storage/index.js';
+import { createTaskList, type TaskFilter } from '../tasklist/index.js';
+
+/** What read-only tools read of a run; it writes nothing. */
+export interface TeamRunView {
+  readonly runId: string;
+  /** Members, tasks by status, unread counts and recent events. */
+  status(): Promise<RunStatusReport>;
+  /** Tasks by filter, sorted by id; unreadable task files are left out (the status reports them). */
+  listTasks(filter?: TaskFilter): Promise<Task[]>;
+  /** Pending, unowned tasks whose blockers are all done. */
+  readyTasks(): Promise<Task[]>;
+  getTask(id: string): Promise<Task>;
+  /** A version of an artifact (the newest by default). */
+  readArtifact(name: string, revision?: number): Promise<Artifact>;
+  /** The run's artifacts with their newest versions. */
+  listArtifacts(): Promise<ArtifactListing[]>;
+}
+
+/** Where a {@link TeamRunView} reads from. */
+export interface TeamRunViewOptions {
+  home: string;
+  runId: string;
+  store?: PathStore;
+  lock?: LockOptions;
+}
+
+/** A read-only view of one run, for callers with or without an identity. */
+export function createTeamRunView(options: TeamRunViewOptions): TeamRunView {
+  const seams = {
+    home: options.home,
+    runId: options.runId,
+    ...(options.store === undefined ? {} : { store: options.store }),
+    ...(options.lock === undefined ? {} : { lock: options.lock }),
+  };
+  const tasks = createTaskList(seams);
+  const artifacts = () => createRunArtifacts({ home: options.home, runId: options.runId });
+  return {
+    runId: options.runId,
+    status: () => collectRunStatus(seams),
+    listTasks: async (filter) => (await tasks.listTasks(filter)).tasks,
+    readyTasks: () => tasks.readyTasks(),
+    getTask: (id) => tasks.getTask(id),
+    readArtifact: (name, revision) => artifacts().read(name, revision),
+    listArtifacts: () => artifacts().list(),
+  };
+}

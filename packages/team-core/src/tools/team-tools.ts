@@ -1,0 +1,119 @@
+import { TeamkitError } from '../errors/index.js';
+import { artifactGetTool, artifactListTool, artifactPutTool } from './artifact-tools.js';
+import {
+  acknowledgeTool,
+  readMessagesTool,
+  sendMessageTool,
+  waitForMailTool,
+} from './message-tools.js';
+import { permissionDecideTool, permissionRequestTool } from './permission-tools.js';
+import {
+  taskApproveTool,
+  taskRequestChangesTool,
+  taskSubmitForReviewTool,
+} from './review-tools.js';
+import { createTool, deleteTool, listTool, statusTool } from './run-tools.js';
+import { approveShutdownTool, rejectShutdownTool, shutdownRequestTool } from './shutdown-tools.js';
+import {
+  taskClaimTool,
+  taskCreateTool,
+  taskGetTool,
+  taskListTool,
+  taskUpdateTool,
+} from './task-tools.js';
+import type { AnyTeamTool } from './team-tool.js';
+
+/**
+ * Every team tool, in the order hosts list them. Where two tools perform the same
+ * protocol operation, the earlier one names it in the prompt (the review tools before
+ * `task_update`).
+ */
+export const TEAM_TOOLS: readonly AnyTeamTool[] = [
+  statusTool,
+  readMessagesTool,
+  acknowledgeTool,
+  sendMessageTool,
+  waitForMailTool,
+  taskListTool,
+  taskGetTool,
+  taskCreateTool,
+  taskClaimTool,
+  taskSubmitForReviewTool,
+  taskApproveTool,
+  taskRequestChangesTool,
+  taskUpdateTool,
+  approveShutdownTool,
+  rejectShutdownTool,
+  permissionRequestTool,
+  artifactPutTool,
+  artifactGetTool,
+  artifactListTool,
+  listTool,
+  createTool,
+  deleteTool,
+  shutdownRequestTool,
+  permissionDecideTool,
+];
+
+/** The tool sets a server can offer, smallest first; `member` is the default. */
+export const TEAM_TOOL_PROFILES = ['minimal', 'member', 'lead', 'all'] as const;
+/** One tool set. */
+export type TeamToolProfile = (typeof TEAM_TOOL_PROFILES)[number];
+
+const MINIMAL = [
+  'status',
+  'read_messages',
+  'acknowledge',
+  'send_message',
+  'wait_for_mail',
+  'task_list',
+  'task_get',
+  'task_claim',
+  'task_update',
+];
+const MEMBER = [
+  ...MINIMAL,
+  'task_create',
+  'task_submit_for_review',
+  'task_approve',
+  'task_request_changes',
+  'approve_shutdown',
+  'reject_shutdown',
+  'permission_request',
+  'artifact_put',
+  'artifact_get',
+  'artifact_list',
+];
+const LEAD = [...MEMBER, 'create', 'delete', 'shutdown_request', 'permission_decide'];
+
+const PROFILE_TOOLS: Record<TeamToolProfile, readonly string[]> = {
+  minimal: MINIMAL,
+  member: MEMBER,
+  lead: LEAD,
+  all: TEAM_TOOLS.map((tool) => tool.name),
+};
+
+/** The tools of a profile, in {@link TEAM_TOOLS} order (before filtering by the caller's roles). */
+export function teamToolsOfProfile(profile: TeamToolProfile): AnyTeamTool[] {
+  const names = PROFILE_TOOLS[profile];
+  if (names === undefined) {
+    throw new TeamkitError(
+      'INVALID_INPUT',
+      `Unknown tool profile "${String(profile)}": use ${TEAM_TOOL_PROFILES.join(', ')}.`,
+      { details: { profile } },
+    );
+  }
+  return TEAM_TOOLS.filter((tool) => names.includes(tool.name));
+}
+
+/** The tool of that base name, or `undefined`. */
+export function findTeamTool(name: string): AnyTeamTool | undefined {
+  return TEAM_TOOLS.find((tool) => tool.name === name);
+}
+
+/** A tool's description with every `{tool}` mark replaced by the adapter's name for it. */
+export function describeTeamTool(tool: AnyTeamTool, name: (tool: string) => string): string {
+  return tool.description.replace(/\{([a-z_]+)\}/g, (mark, base: string) =>
+    findTeamTool(base) === undefined ? mark : name(base),
+  );
+}
