@@ -35,8 +35,9 @@ export interface TaskView {
   reviewNote?: string;
   blockedReason?: string;
   cancelledReason?: string;
-  createdAt: number;
-  updatedAt: number;
+  /** When the task was created and last changed; absent where the source does not record it. */
+  createdAt?: number;
+  updatedAt?: number;
 }
 
 /** What a member's worktree holds against the commit it started from. */

@@ -101,4 +101,43 @@ describe('the live view of a run', () => {
       await live.close();
     }
   });
+
+  it('reads each task once when it opens, and again only when its file changed', async () => {
+    const lead = createMemberClient({ home, runId: run.runId, member: 'lead' });
+    const writer = createMemberClient({ home, runId: run.runId, member: 'writer' });
+    const created = [];
+    for (let index = 0; index < 20; index += 1)
+      created.push(await lead.createTask({ subject: `Task ${index}` }));
+    const [early, late] = created;
+    const reader = await deafReader();
+    let reads = 0;
+    const counting: RunReader = {
+      ...reader,
+      async readTask(id) {
+        reads += 1;
+        return reader.readTask(id);
+      },
+      async readTasks() {
+        // One task changes after its stamp was taken and before the first read sees it,
+        // and one after the first read, before any watcher runs: both must show.
+        await writer.claimTask(early?.id ?? '');
+        const listing = await reader.readTasks();
+        await writer.claimTask(late?.id ?? '');
+        return listing;
+      },
+    };
+    const live = await openLiveRun({ reader: counting, reconcileMs: 3_600_000 });
+    try {
+      expect(live.snapshot().tasks.find((task) => task.id === early?.id)?.status).toBe('claimed');
+      await live.reconcile();
+      await live.reconcile();
+      const cards = live.snapshot().tasks;
+      expect(cards.find((task) => task.id === late?.id)?.status).toBe('claimed');
+      expect(cards).toHaveLength(20);
+      // The two tasks that changed after their stamps, and no other, were read again.
+      expect(reads).toBe(2);
+    } finally {
+      await live.close();
+    }
+  });
 });

@@ -153,6 +153,9 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** A link that opens one run: `#/run/<source>/<run>[/<tab>]`. */
+const RUN_HASH = /^#\/run\/([a-z-]{1,32})\/([^/]{1,200})(?:\/[a-z]*)?$/;
+
 const RUN_ROUTE =
   /^\/api\/runs\/([a-z-]{1,32})\/([^/]{1,200})\/(stream|actions\/([A-Za-z]{1,40}))$/;
 
@@ -323,6 +326,8 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     origin,
     hub,
     loginUrl(hash = '') {
+      const run = RUN_HASH.exec(hash);
+      if (run !== null) hub.prewarm(run[1] ?? '', decodeURIComponent(run[2] ?? ''));
       return `${origin}/?token=${auth.issueLoginToken()}${hash}`;
     },
     async close() {

@@ -1,7 +1,7 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
 import type { TaskView } from '../protocol.js';
 import { BOARD_COLUMNS, groupTasks, taskActions } from './board-columns.js';
-import { TaskCard } from './task-card.js';
+import { ColumnCards } from './column-cards.js';
 import { useRunActions } from './ui-context.js';
 
 const DONE = new Set(['completed', 'approved']);
@@ -24,6 +24,8 @@ export function BoardView(props: { tasks: Map<string, TaskView> }) {
   const now = useMinuteClock();
   const { columns, cancelled } = useMemo(() => groupTasks(props.tasks.values()), [props.tasks]);
   const [activeId, setActiveId] = useState<string | undefined>(undefined);
+  // A card to focus once it is rendered: it may be outside its column's window until then.
+  const [focusWanted, setFocusWanted] = useState<string | undefined>(undefined);
   const [showCancelled, setShowCancelled] = useState(false);
   const firstId = columns.find((column) => column.length > 0)?.[0]?.id;
   const active = activeId !== undefined && props.tasks.has(activeId) ? activeId : firstId;
@@ -39,8 +41,15 @@ export function BoardView(props: { tasks: Map<string, TaskView> }) {
   const focusCard = (id: string | undefined) => {
     if (id === undefined) return;
     setActiveId(id);
-    document.getElementById(`card-${id}`)?.focus();
+    setFocusWanted(id);
   };
+
+  useLayoutEffect(() => {
+    if (focusWanted === undefined) return;
+    // Focusing scrolls the card's column to it, which brings its neighbours into the window.
+    document.getElementById(`card-${focusWanted}`)?.focus();
+    setFocusWanted(undefined);
+  }, [focusWanted]);
 
   const onKeyDown = (event: KeyboardEvent) => {
     const target = event.target as HTMLElement;
@@ -139,17 +148,7 @@ export function BoardView(props: { tasks: Map<string, TaskView> }) {
               <h2 class="column-head">
                 {column.title} <span class="count">{list.length}</span>
               </h2>
-              <div class="column-cards">
-                {list.map((task) => (
-                  <TaskCard
-                    key={task.id}
-                    task={task}
-                    active={task.id === active}
-                    openBlockers={openBlockers(task)}
-                    now={now}
-                  />
-                ))}
-              </div>
+              <ColumnCards tasks={list} activeId={active} openBlockers={openBlockers} now={now} />
             </section>
           );
         })}

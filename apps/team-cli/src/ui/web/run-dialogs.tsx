@@ -69,7 +69,7 @@ function TaskDialog(props: { task: TaskView; members: MemberView[]; onClose: Clo
           <dt>Before</dt>
           <dd>{task.blocks.length ? task.blocks.map((id) => `#${id}`).join(' ') : '—'}</dd>
           <dt>Created</dt>
-          <dd>{when(task.createdAt)}</dd>
+          <dd>{task.createdAt === undefined ? '—' : when(task.createdAt)}</dd>
         </dl>
         {task.description ? <p class="description">{task.description}</p> : null}
         {task.reviewNote ? (
