@@ -1,9 +1,9 @@
 import { type LiveRun, openLiveRun } from './live-run.js';
-import type { RunSource } from './run-source.js';
+import { type AnyRunSource, isLiveRunSource } from './live-run-source.js';
 
 /** Options for {@link createRunHub}. */
 export interface RunHubOptions {
-  sources: readonly RunSource[];
+  sources: readonly AnyRunSource[];
   /** How long a live run with no page open is kept before its watcher closes; default 10 s. */
   idleCloseMs?: number;
   reconcileMs?: number;
@@ -12,7 +12,7 @@ export interface RunHubOptions {
 
 /** The live runs pages are looking at: one watcher per run, shared by every page. */
 export interface RunHub {
-  source(id: string): RunSource | undefined;
+  source(id: string): AnyRunSource | undefined;
   /** The live view of a run, opened on first use. */
   live(sourceId: string, runId: string): Promise<LiveRun>;
   /** Marks a page gone; the run closes when no page watched it for `afterMs` (default `idleCloseMs`). */
@@ -45,13 +45,13 @@ export function createRunHub(options: RunHubOptions): RunHub {
       if (found === undefined) {
         const from = source(sourceId);
         if (from === undefined) throw new Error(`unknown run source ${sourceId}`);
-        found = from.openRun(runId).then((reader) =>
-          openLiveRun({
-            reader,
-            ...(options.reconcileMs === undefined ? {} : { reconcileMs: options.reconcileMs }),
-            ...(options.onError === undefined ? {} : { onError: options.onError }),
-          }),
-        );
+        const tuning = {
+          ...(options.reconcileMs === undefined ? {} : { reconcileMs: options.reconcileMs }),
+          ...(options.onError === undefined ? {} : { onError: options.onError }),
+        };
+        found = isLiveRunSource(from)
+          ? from.openLive(runId, tuning)
+          : from.openRun(runId).then((reader) => openLiveRun({ reader, ...tuning }));
         opened.set(id, found);
         found.catch(() => opened.delete(id));
       }
