@@ -17,19 +17,20 @@ export const uiCommand: CommandHandler = async (context, [run], options) => {
   const { createTeamkitRunSource } = await import('../../ui/server/run-source.js');
   const { createClaudeRunSource } = await import('../../ui/server/claude-run-source.js');
   const { stopRunAsUser } = await import('../../supervisor/stop-run.js');
+  const onError = (error: unknown) => {
+    if (context.env.TEAMKIT_UI_DEBUG) process.stderr.write(`team ui: ${String(error)}\n`);
+  };
   const server = await startUiServer({
     // Claude Code's own teams are read from $CLAUDE_CONFIG_DIR (else ~/.claude), as `--claude` does.
     sources: [
       createTeamkitRunSource({ home: context.home }),
-      createClaudeRunSource({ env: context.env }),
+      createClaudeRunSource({ env: context.env, onError }),
     ],
     home: context.home,
     port,
     env: context.env,
     stopRun: stopRunAsUser,
-    onError: (error) => {
-      if (context.env.TEAMKIT_UI_DEBUG) process.stderr.write(`team ui: ${String(error)}\n`);
-    },
+    onError,
   });
   const url = server.loginUrl(runId === undefined ? '' : `#/run/teamkit/${runId}`);
   const { output } = context;

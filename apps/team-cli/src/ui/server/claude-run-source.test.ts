@@ -135,6 +135,24 @@ describe('Claude Code teams in team ui', () => {
     expect(ended?.unavailable.send).toContain('has ended');
   });
 
+  it('keeps the list up to date from one watch: a team that starts shows up', async () => {
+    const listed = async () => {
+      const response = await rawRequest(server.port, {
+        path: '/api/runs',
+        headers: { Cookie: cookie },
+      });
+      return (JSON.parse(response.body) as { runs: RunSummary[] }).runs;
+    };
+    const team = 'session-0a0a0a0a';
+    expect((await listed()).some((run) => run.runId === team)).toBe(false);
+    await plantClaudeTeam(configDir, team, { leadPid: lead.pid });
+    await expect
+      .poll(async () => (await listed()).find((run) => run.runId === team)?.status, {
+        timeout: 30_000,
+      })
+      .toBe('live');
+  });
+
   it('shows what the files hold: members, three columns of tasks, waiting mail, and says what they cannot', async () => {
     const events = await readEvents(
       server.port,

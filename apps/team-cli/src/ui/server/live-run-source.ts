@@ -22,6 +22,8 @@ export interface LiveRunSource {
   openLive(runId: string, options: OpenLiveOptions): Promise<LiveRun>;
   /** Takes one action on a run; throws a `TeamkitError` when it is refused. */
   runAction(runId: string, action: string, input: unknown): Promise<unknown>;
+  /** Stops what the source keeps running between requests (a watch of its listing). */
+  close?(): Promise<void>;
 }
 
 /** Any source the UI lists runs from. */

@@ -351,6 +351,8 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       for (const response of streams) response.end();
       streams.clear();
       await hub.close();
+      for (const source of options.sources)
+        if (isLiveRunSource(source)) await source.close?.().catch(() => {});
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
