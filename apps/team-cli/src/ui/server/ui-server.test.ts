@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunDelta, RunSnapshot } from '../protocol.js';
 import { type SeededRun, seedRun } from '../test-support/seed-run.js';
 import { rawRequest, readEvents, signIn } from '../test-support/ui-http.js';
+import type { LiveRunSource } from './live-run-source.js';
 import { createTeamkitRunSource, type RunSource } from './run-source.js';
 import { startUiServer, type UiServer } from './ui-server.js';
 
@@ -234,6 +235,38 @@ describe('team ui server: live stream', () => {
     for (const entry of events.slice(1)) {
       const delta = entry.data as RunDelta;
       expect(delta.tasks?.upsert.length ?? 0).toBeLessThanOrEqual(2);
+    }
+  });
+
+  it('lists the runs of every source it can read, and names the one it cannot', async () => {
+    const broken: LiveRunSource = {
+      id: 'claude-code',
+      label: 'Claude Code',
+      listRuns: async () => {
+        throw new Error('EACCES: permission denied, scandir');
+      },
+      openLive: async () => {
+        throw new Error('not used');
+      },
+      runAction: async () => undefined,
+    };
+    const own = await startUiServer({
+      sources: [createTeamkitRunSource({ home }), broken],
+      home,
+      stopRun: async () => undefined,
+    });
+    try {
+      const session = await signIn(own.port, own.loginUrl());
+      const response = await rawRequest(own.port, {
+        path: '/api/runs',
+        headers: { Cookie: session },
+      });
+      const body = JSON.parse(response.body) as { runs: { runId: string }[]; problems: string[] };
+      expect(response.status).toBe(200);
+      expect(body.runs.map((listed) => listed.runId)).toContain(run.runId);
+      expect(body.problems).toEqual(['Claude Code: EACCES: permission denied, scandir']);
+    } finally {
+      await own.close();
     }
   });
 
