@@ -140,4 +140,32 @@ describe('the live view of a run', () => {
       await live.close();
     }
   });
+
+  it("lists each member's first message, whose inbox folder appears with it, through the watcher", async () => {
+    const crowd = await seedRun(
+      home,
+      Array.from({ length: 12 }, (_, index) => `member-${index + 1}`),
+    );
+    const lead = createMemberClient({ home, runId: crowd.runId, member: 'lead' });
+    const live = await openLiveRun({
+      reader: await createTeamkitRunSource({ home }).openRun(crowd.runId),
+      reconcileMs: 3_600_000,
+    });
+    try {
+      const bodies = new Set<string>();
+      live.subscribe((delta) => {
+        for (const message of delta.messages ?? []) bodies.add(message.body);
+      });
+      // Once a task made now shows, the watcher is running.
+      await lead.createTask({ subject: 'Watcher up' });
+      await expect
+        .poll(() => live.snapshot().tasks.some((task) => task.subject === 'Watcher up'))
+        .toBe(true);
+      const members = crowd.members.slice(1);
+      for (const member of members) await lead.send({ to: member, body: `hello ${member}` });
+      await expect.poll(() => bodies.size, { timeout: 30_000 }).toBe(members.length);
+    } finally {
+      await live.close();
+    }
+  });
 });

@@ -39,6 +39,9 @@ export interface LiveRun {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/** When a folder that just appeared is listed again, after its own event's debounce. */
+const NEW_FOLDER_LOOKS_MS = [250, 1_000];
+
 function taskChanges(delta: RunDelta): NonNullable<RunDelta['tasks']> {
   if (delta.tasks === undefined) delta.tasks = { upsert: [], remove: [] };
   return delta.tasks;
@@ -230,6 +233,24 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     timer ??= setTimeout(flush, debounceMs);
   };
 
+  // A member's inbox folder appears with its first message, and the watcher, busy setting
+  // itself up on the new folder, often misses the files written into it at once. The
+  // folder's own event is read now and twice more shortly after, so the first message
+  // shows without waiting for the reconcile.
+  const settling = new Set<NodeJS.Timeout>();
+  const queueNewFolder = (folder: string) => {
+    queue(folder);
+    if (reader.classify(folder) === undefined) return;
+    for (const delay of NEW_FOLDER_LOOKS_MS) {
+      const look = setTimeout(() => {
+        settling.delete(look);
+        if (!closed) queue(folder);
+      }, delay);
+      look.unref();
+      settling.add(look);
+    }
+  };
+
   // The first read is what the page waits for, so nothing else runs beside it: the task
   // files' stamps are taken before it, and the watcher (whose first scan of a big run
   // costs as much as the read) starts after it. The reconcile that runs once the watcher
@@ -255,7 +276,9 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     ignoreInitial: true,
     ignored: (file) => reader.ignore(file),
   });
-  watcher.on('add', queue).on('change', queue).on('unlink', queue);
+  // A member's inbox folder appears with its first message: the folder's own event makes
+  // sure the message is listed even when the watcher misses the file inside it.
+  watcher.on('add', queue).on('change', queue).on('unlink', queue).on('addDir', queueNewFolder);
   watcher.on('error', onError);
   watcher.once('ready', () => {
     reconcile().catch(onError);
@@ -328,6 +351,7 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
       closed = true;
       clearInterval(reconcileTimer);
       if (timer !== undefined) clearTimeout(timer);
+      for (const look of settling) clearTimeout(look);
       listeners.clear();
       await watcher.close();
       await running.catch(() => {});
