@@ -10,13 +10,7 @@ import { seedTasks } from './seed-tasks.js';
 /** Debian's Chromium, driven through playwright-core (which downloads no browser). */
 const CHROMIUM = '/usr/bin/chromium';
 const CLAIMER = 'builder';
-const CYCLE: readonly TaskStatus[] = [
-  'pending',
-  'in_progress',
-  'in_review',
-  'completed',
-  'approved',
-];
+const CYCLE: readonly TaskStatus[] = ['in_progress', 'in_review', 'completed', 'approved'];
 
 /** One side of the UI latency figure: moves a task on disk and says when it was seen. */
 export interface MoveSubject {
@@ -25,21 +19,30 @@ export interface MoveSubject {
   close(): Promise<void>;
 }
 
-/** The board's tasks: `count` of them, a fifth pending (the ones the figure moves). */
+/**
+ * The board's tasks: `count` of them, the first fifth pending (the ones the figure
+ * moves), the rest spread over the other columns. Pending tasks are claimed highest id
+ * first, so each lands at the top of IN PROGRESS, where the page shows it: the board
+ * renders only the cards in sight.
+ */
 async function seedBoard(
   home: string,
   count: number,
 ): Promise<{ runId: string; pending: string[] }> {
   const runId = await ensureBenchRun(home);
+  const pendingCount = Math.ceil(count / 5);
   const seeds = Array.from({ length: count }, (_, index) => ({
     id: String(index + 1),
     blockedBy: [],
-    status: CYCLE[index % CYCLE.length] ?? 'pending',
-  }));
+    status: index < pendingCount ? 'pending' : (CYCLE[index % CYCLE.length] ?? 'approved'),
+  })) satisfies { status: TaskStatus }[];
   await seedTasks(home, runId, seeds);
   return {
     runId,
-    pending: seeds.filter((seed) => seed.status === 'pending').map((seed) => seed.id),
+    pending: seeds
+      .filter((seed) => seed.status === 'pending')
+      .map((seed) => seed.id)
+      .reverse(),
   };
 }
 
@@ -105,10 +108,24 @@ export async function createOursUiSubject(
     });
     const page: Page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     await page.goto(url);
-    await page
-      .locator('[data-task-id]')
-      .nth(tasks - 1)
-      .waitFor({ timeout: 120_000, state: 'attached' });
+    // Every task is on the board when the columns' counts add up to it.
+    await page.waitForFunction(
+      (total) => {
+        const document = (
+          globalThis as unknown as {
+            document: {
+              querySelectorAll(selector: string): Iterable<{ textContent: string | null }>;
+            };
+          }
+        ).document;
+        let sum = 0;
+        for (const count of document.querySelectorAll('[data-column] .column-head .count'))
+          sum += Number(count.textContent);
+        return sum === total;
+      },
+      tasks,
+      { timeout: 120_000 },
+    );
     const opened = browser;
     return {
       async move() {

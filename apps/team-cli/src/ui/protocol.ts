@@ -4,8 +4,8 @@
  * change when the core's storage does; only the run source maps one to the other.
  */
 
-/** Where a run comes from: Teamkit's own runs today; other team systems may join. */
-export type RunSourceId = 'teamkit';
+/** Where a run comes from: Teamkit's own runs, or a team Claude Code runs itself. */
+export type RunSourceId = 'teamkit' | 'claude-code';
 
 /** A task status as the page shows it (the core's task statuses). */
 export type TaskStatusView =
@@ -35,8 +35,9 @@ export interface TaskView {
   reviewNote?: string;
   blockedReason?: string;
   cancelledReason?: string;
-  createdAt: number;
-  updatedAt: number;
+  /** When the task was created and last changed; absent where the source does not record it. */
+  createdAt?: number;
+  updatedAt?: number;
 }
 
 /** What a member's worktree holds against the commit it started from. */
@@ -54,7 +55,8 @@ export interface MemberView {
   isLead: boolean;
   status: string;
   statusReason?: string;
-  turns: number;
+  /** Agent turns taken; absent where the source does not count them. */
+  turns?: number;
   worktreePath?: string;
   /** The worktree as shown: relative to the Teamkit home when it lies inside it. */
   worktreeLabel?: string;
@@ -62,6 +64,8 @@ export interface MemberView {
   /** Unread (and reserved) messages in the member's inbox. */
   unread: number;
   diff?: DiffSummary;
+  /** Further facts the source knows of the member (model, pane, folder…), in order. */
+  facts?: { label: string; value: string }[];
 }
 
 /** One message; a broadcast is one entry with every recipient. */
@@ -74,6 +78,11 @@ export interface MessageView {
   summary?: string;
   body: string;
   at: number;
+  /**
+   * Where the source keeps only messages not yet delivered (Claude Code's inboxes): true
+   * while it waits in the recipient's inbox, false once it was taken from there.
+   */
+  waiting?: boolean;
 }
 
 /** One line of the run's event log. */
@@ -116,6 +125,20 @@ export const ACTION_NAMES = [
 /** An action name. */
 export type ActionName = (typeof ACTION_NAMES)[number];
 
+/** The views of a run, in keyboard order (keys 1–5). */
+export const RUN_VIEWS = ['board', 'members', 'messages', 'timeline', 'permissions'] as const;
+/** A view of a run. */
+export type RunViewName = (typeof RUN_VIEWS)[number];
+
+/** The board's columns, in order. */
+export type BoardColumnId = 'todo' | 'in-progress' | 'review' | 'done' | 'approved';
+
+/** What the message and new-task forms ask for, where a source takes less than Teamkit. */
+export interface RunForms {
+  send: { broadcast: boolean; kinds: boolean; summary: boolean };
+  createTask: { dependencies: boolean; role: boolean };
+}
+
 /** A run's heading: who, what state, and what the page may do with it. */
 export interface RunHeader {
   source: RunSourceId;
@@ -133,6 +156,19 @@ export interface RunHeader {
   actions: ActionName[];
   /** Actions shown but not available yet, with the reason to show. */
   unavailable: Partial<Record<ActionName, string>>;
+  /**
+   * Every action a run of this source can ever take; the page offers no control for the
+   * others. Absent: all of {@link ACTION_NAMES}.
+   */
+  offers?: ActionName[];
+  /** The views the source can fill; absent: all of {@link RUN_VIEWS}. */
+  views?: RunViewName[];
+  /** The board columns the source's statuses map to; absent: all five. */
+  columns?: BoardColumnId[];
+  /** What the forms ask for; absent: everything (Teamkit). */
+  forms?: RunForms;
+  /** What the page must say about what it shows (what cannot be read, warnings), one line each. */
+  notes?: string[];
 }
 
 /** One line of the runs view. */

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createMemberClient, createTaskList } from '@teamkit/team-core';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTeamkitRunSource } from './server/run-source.js';
 import { startUiServer, type UiServer } from './server/ui-server.js';
@@ -12,7 +12,18 @@ import { chromiumMissing, launchChromium } from './test-support/chromium.js';
 import { type SeededRun, seedRun, seedTasks } from './test-support/seed-run.js';
 
 /** The page's document, as far as these tests look at it inside `page.waitForFunction`. */
-declare const document: { querySelectorAll(selector: string): { length: number } };
+declare const document: {
+  querySelectorAll(selector: string): { length: number } & Iterable<{ textContent: string | null }>;
+};
+
+/** The task id of the card that has the keyboard focus, if any. */
+function focusedTask(page: Page): Promise<string | undefined> {
+  return page.evaluate(
+    () =>
+      (globalThis as unknown as { document: { activeElement: { dataset?: { taskId?: string } } } })
+        .document.activeElement?.dataset?.taskId,
+  );
+}
 
 const missing = chromiumMissing();
 
@@ -123,14 +134,16 @@ describe.skipIf(missing !== undefined)('team ui in Chromium: refusals and scale'
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     const started = Date.now();
     await page.goto(server.loginUrl(`#/run/teamkit/${big.runId}/board`));
-    // A function, not a string: the page's CSP forbids evaluating strings.
+    // A function, not a string: the page's CSP forbids evaluating strings. The columns'
+    // counts say every task is on the board; the cards in sight are in the page.
     await page.waitForFunction(
-      () => document.querySelectorAll('[data-task-id]').length === 2000,
+      () =>
+        [...document.querySelectorAll('[data-column] .column-head .count')]
+          .map((count) => Number(count.textContent))
+          .reduce((sum, count) => sum + count, 0) === 2000 &&
+        document.querySelectorAll('[data-task-id]').length > 0,
       undefined,
-      {
-        timeout: 60_000,
-        polling: 'raf',
-      },
+      { timeout: 60_000, polling: 'raf' },
     );
     const rendered = Date.now() - started;
     // The page's own marks: when the snapshot arrived and when the board was on screen.
@@ -143,6 +156,25 @@ describe.skipIf(missing !== undefined)('team ui in Chromium: refusals and scale'
     process.stdout.write(
       `team ui: 2,000 tasks and 12 members on screen ${rendered} ms after the sign-in link was opened (snapshot at ${marks[0]} ms, board at ${marks[1]} ms of the page's clock)\n`,
     );
+    // Only the cards in sight are in the page, yet the keyboard reaches every one.
+    const inPage = await page.locator('[data-task-id]').count();
+    expect(inPage).toBeLessThan(500);
+    const todo = (
+      await createTaskList({ home, runId: big.runId }).listTasks({
+        status: ['pending', 'blocked'],
+      })
+    ).tasks;
+    const first = page.locator(`[data-column="todo"] [data-task-id="${todo[0]?.id}"]`);
+    await first.focus();
+    await page.keyboard.press('End');
+    const last = todo.at(-1)?.id ?? '';
+    await expect.poll(() => focusedTask(page)).toBe(last);
+    await page.locator(`[data-column="todo"] [data-task-id="${last}"]`).waitFor();
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(() => focusedTask(page)).toBe(todo.at(-2)?.id);
+    await page.keyboard.press('Home');
+    await expect.poll(() => focusedTask(page)).toBe(todo[0]?.id);
+    expect(await page.locator('[data-task-id]').count()).toBeLessThan(500);
     await page.click('a[href$="/members"]');
     await page.locator('[data-member]').nth(11).waitFor();
     expect(await page.locator('[data-member]').count()).toBe(12);

@@ -4,8 +4,9 @@ import type { CommandHandler } from '../../command-handler.js';
 import { UsageError } from '../../exit-codes.js';
 
 /**
- * `team ui [run] [--port N] [--open]`: serves the live web dashboard on 127.0.0.1 and
- * prints a sign-in URL with a one-time token; Ctrl-C stops it.
+ * `team ui [run] [--port N] [--open]`: serves the live web dashboard on 127.0.0.1, with
+ * Teamkit's runs and Claude Code's own teams, and prints a sign-in URL with a one-time
+ * token; Ctrl-C stops it.
  */
 export const uiCommand: CommandHandler = async (context, [run], options) => {
   const port = options.port === undefined ? 0 : Number(options.port);
@@ -14,16 +15,22 @@ export const uiCommand: CommandHandler = async (context, [run], options) => {
   const runId = run === undefined ? undefined : await resolveRunId(context, run);
   const { startUiServer } = await import('../../ui/server/ui-server.js');
   const { createTeamkitRunSource } = await import('../../ui/server/run-source.js');
+  const { createClaudeRunSource } = await import('../../ui/server/claude-run-source.js');
   const { stopRunAsUser } = await import('../../supervisor/stop-run.js');
+  const onError = (error: unknown) => {
+    if (context.env.TEAMKIT_UI_DEBUG) process.stderr.write(`team ui: ${String(error)}\n`);
+  };
   const server = await startUiServer({
-    sources: [createTeamkitRunSource({ home: context.home })],
+    // Claude Code's own teams are read from $CLAUDE_CONFIG_DIR (else ~/.claude), as `--claude` does.
+    sources: [
+      createTeamkitRunSource({ home: context.home }),
+      createClaudeRunSource({ env: context.env, onError }),
+    ],
     home: context.home,
     port,
     env: context.env,
     stopRun: stopRunAsUser,
-    onError: (error) => {
-      if (context.env.TEAMKIT_UI_DEBUG) process.stderr.write(`team ui: ${String(error)}\n`);
-    },
+    onError,
   });
   const url = server.loginUrl(runId === undefined ? '' : `#/run/teamkit/${runId}`);
   const { output } = context;

@@ -101,4 +101,71 @@ describe('the live view of a run', () => {
       await live.close();
     }
   });
+
+  it('reads each task once when it opens, and again only when its file changed', async () => {
+    const lead = createMemberClient({ home, runId: run.runId, member: 'lead' });
+    const writer = createMemberClient({ home, runId: run.runId, member: 'writer' });
+    const created = [];
+    for (let index = 0; index < 20; index += 1)
+      created.push(await lead.createTask({ subject: `Task ${index}` }));
+    const [early, late] = created;
+    const reader = await deafReader();
+    let reads = 0;
+    const counting: RunReader = {
+      ...reader,
+      async readTask(id) {
+        reads += 1;
+        return reader.readTask(id);
+      },
+      async readTasks() {
+        // One task changes after its stamp was taken and before the first read sees it,
+        // and one after the first read, before any watcher runs: both must show.
+        await writer.claimTask(early?.id ?? '');
+        const listing = await reader.readTasks();
+        await writer.claimTask(late?.id ?? '');
+        return listing;
+      },
+    };
+    const live = await openLiveRun({ reader: counting, reconcileMs: 3_600_000 });
+    try {
+      expect(live.snapshot().tasks.find((task) => task.id === early?.id)?.status).toBe('claimed');
+      await live.reconcile();
+      await live.reconcile();
+      const cards = live.snapshot().tasks;
+      expect(cards.find((task) => task.id === late?.id)?.status).toBe('claimed');
+      expect(cards).toHaveLength(20);
+      // The two tasks that changed after their stamps, and no other, were read again.
+      expect(reads).toBe(2);
+    } finally {
+      await live.close();
+    }
+  });
+
+  it("lists each member's first message, whose inbox folder appears with it, through the watcher", async () => {
+    const crowd = await seedRun(
+      home,
+      Array.from({ length: 12 }, (_, index) => `member-${index + 1}`),
+    );
+    const lead = createMemberClient({ home, runId: crowd.runId, member: 'lead' });
+    const live = await openLiveRun({
+      reader: await createTeamkitRunSource({ home }).openRun(crowd.runId),
+      reconcileMs: 3_600_000,
+    });
+    try {
+      const bodies = new Set<string>();
+      live.subscribe((delta) => {
+        for (const message of delta.messages ?? []) bodies.add(message.body);
+      });
+      // Once a task made now shows, the watcher is running.
+      await lead.createTask({ subject: 'Watcher up' });
+      await expect
+        .poll(() => live.snapshot().tasks.some((task) => task.subject === 'Watcher up'))
+        .toBe(true);
+      const members = crowd.members.slice(1);
+      for (const member of members) await lead.send({ to: member, body: `hello ${member}` });
+      await expect.poll(() => bodies.size, { timeout: 30_000 }).toBe(members.length);
+    } finally {
+      await live.close();
+    }
+  });
 });

@@ -39,6 +39,9 @@ export interface LiveRun {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/** When a folder that just appeared is listed again, after its own event's debounce. */
+const NEW_FOLDER_LOOKS_MS = [250, 1_000];
+
 function taskChanges(delta: RunDelta): NonNullable<RunDelta['tasks']> {
   if (delta.tasks === undefined) delta.tasks = { upsert: [], remove: [] };
   return delta.tasks;
@@ -184,7 +187,6 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     }
   };
 
-  // The watcher starts before the first read, so nothing that happens meanwhile is lost.
   const pending = new Map<string, RunChange>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -231,20 +233,31 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     timer ??= setTimeout(flush, debounceMs);
   };
 
-  const watcher: FSWatcher = watch(reader.root, {
-    ignoreInitial: true,
-    ignored: (file) => reader.ignore(file),
-  });
-  watcher.on('add', queue).on('change', queue).on('unlink', queue);
-  watcher.on('error', onError);
-  // Chokidar's first scan of a big run takes a while; the page need not wait for it. What
-  // changes before the scan is done is caught by the reconcile that runs once it is.
-  watcher.once('ready', () => {
-    reconcile().catch(onError);
-  });
+  // A member's inbox folder appears with its first message, and the watcher, busy setting
+  // itself up on the new folder, often misses the files written into it at once. The
+  // folder's own event is read now and twice more shortly after, so the first message
+  // shows without waiting for the reconcile.
+  const settling = new Set<NodeJS.Timeout>();
+  const queueNewFolder = (folder: string) => {
+    queue(folder);
+    if (reader.classify(folder) === undefined) return;
+    for (const delay of NEW_FOLDER_LOOKS_MS) {
+      const look = setTimeout(() => {
+        settling.delete(look);
+        if (!closed) queue(folder);
+      }, delay);
+      look.unref();
+      settling.add(look);
+    }
+  };
 
+  // The first read is what the page waits for, so nothing else runs beside it: the task
+  // files' stamps are taken before it, and the watcher (whose first scan of a big run
+  // costs as much as the read) starts after it. The reconcile that runs once the watcher
+  // is ready reads again every task whose stamp moved since, and the state, inboxes and
+  // log, so nothing that changed meanwhile is lost, and nothing else is read twice.
   running = (async () => {
-    const initial = await reader.readState();
+    const [initial, before] = await Promise.all([reader.readState(), reader.taskStamps()]);
     header = initial.header;
     baseMembers = initial.members;
     worktrees = initial.worktrees;
@@ -252,16 +265,24 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     const first = await reader.readTasks();
     problems = first.problems;
     for (const task of first.tasks) if (task.status !== 'deleted') tasks.set(task.id, task);
-    // Stamps are taken by the reconcile after the watcher's first scan, off the page's path.
+    // A file that could not be read keeps no stamp: the reconcile tries it again.
+    for (const [id, stamp] of before) if (tasks.has(id)) stamps.set(id, stamp);
     for (const member of baseMembers) await applyInbox(member.name, {});
     await applyEvents({});
   })();
-  try {
-    await running;
-  } catch (error) {
-    await watcher.close();
-    throw error;
-  }
+  await running;
+
+  const watcher: FSWatcher = watch(reader.root, {
+    ignoreInitial: true,
+    ignored: (file) => reader.ignore(file),
+  });
+  // A member's inbox folder appears with its first message: the folder's own event makes
+  // sure the message is listed even when the watcher misses the file inside it.
+  watcher.on('add', queue).on('change', queue).on('unlink', queue).on('addDir', queueNewFolder);
+  watcher.on('error', onError);
+  watcher.once('ready', () => {
+    reconcile().catch(onError);
+  });
   // Git is slower than the files: the diff summaries follow as a delta.
   running = running.then(async () => {
     const delta: RunDelta = {};
@@ -330,6 +351,7 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
       closed = true;
       clearInterval(reconcileTimer);
       if (timer !== undefined) clearTimeout(timer);
+      for (const look of settling) clearTimeout(look);
       listeners.clear();
       await watcher.close();
       await running.catch(() => {});

@@ -1,9 +1,9 @@
 import { type LiveRun, openLiveRun } from './live-run.js';
-import type { RunSource } from './run-source.js';
+import { type AnyRunSource, isLiveRunSource } from './live-run-source.js';
 
 /** Options for {@link createRunHub}. */
 export interface RunHubOptions {
-  sources: readonly RunSource[];
+  sources: readonly AnyRunSource[];
   /** How long a live run with no page open is kept before its watcher closes; default 10 s. */
   idleCloseMs?: number;
   reconcileMs?: number;
@@ -12,11 +12,16 @@ export interface RunHubOptions {
 
 /** The live runs pages are looking at: one watcher per run, shared by every page. */
 export interface RunHub {
-  source(id: string): RunSource | undefined;
+  source(id: string): AnyRunSource | undefined;
   /** The live view of a run, opened on first use. */
   live(sourceId: string, runId: string): Promise<LiveRun>;
-  /** Marks a page gone; the run closes when no page watched it for a while. */
-  release(sourceId: string, runId: string, live: LiveRun): void;
+  /** Marks a page gone; the run closes when no page watched it for `afterMs` (default `idleCloseMs`). */
+  release(sourceId: string, runId: string, live: LiveRun, afterMs?: number): void;
+  /**
+   * Starts reading a run a page is about to open (its sign-in link was just made), so the
+   * first read overlaps the page's loading; kept for `holdMs` (default 60 s) if no page comes.
+   */
+  prewarm(sourceId: string, runId: string, holdMs?: number): void;
   close(): Promise<void>;
 }
 
@@ -27,7 +32,7 @@ export function createRunHub(options: RunHubOptions): RunHub {
   const key = (sourceId: string, runId: string) => `${sourceId}/${runId}`;
   const source = (id: string) => options.sources.find((candidate) => candidate.id === id);
 
-  return {
+  const hub: RunHub = {
     source,
     async live(sourceId, runId) {
       const id = key(sourceId, runId);
@@ -40,30 +45,41 @@ export function createRunHub(options: RunHubOptions): RunHub {
       if (found === undefined) {
         const from = source(sourceId);
         if (from === undefined) throw new Error(`unknown run source ${sourceId}`);
-        found = from.openRun(runId).then((reader) =>
-          openLiveRun({
-            reader,
-            ...(options.reconcileMs === undefined ? {} : { reconcileMs: options.reconcileMs }),
-            ...(options.onError === undefined ? {} : { onError: options.onError }),
-          }),
-        );
+        const tuning = {
+          ...(options.reconcileMs === undefined ? {} : { reconcileMs: options.reconcileMs }),
+          ...(options.onError === undefined ? {} : { onError: options.onError }),
+        };
+        found = isLiveRunSource(from)
+          ? from.openLive(runId, tuning)
+          : from.openRun(runId).then((reader) => openLiveRun({ reader, ...tuning }));
         opened.set(id, found);
         found.catch(() => opened.delete(id));
       }
       return found;
     },
-    release(sourceId, runId, live) {
+    release(sourceId, runId, live, afterMs) {
       if (live.listeners > 0) return;
       const id = key(sourceId, runId);
       clearTimeout(idleTimers.get(id));
-      const timer = setTimeout(() => {
-        idleTimers.delete(id);
-        if (live.listeners > 0) return;
-        opened.delete(id);
-        live.close().catch(() => {});
-      }, options.idleCloseMs ?? 10_000);
+      const timer = setTimeout(
+        () => {
+          idleTimers.delete(id);
+          if (live.listeners > 0) return;
+          opened.delete(id);
+          live.close().catch(() => {});
+        },
+        afterMs ?? options.idleCloseMs ?? 10_000,
+      );
       timer.unref();
       idleTimers.set(id, timer);
+    },
+    prewarm(sourceId, runId, holdMs = 60_000) {
+      if (source(sourceId) === undefined) return;
+      hub.live(sourceId, runId).then(
+        (live) => hub.release(sourceId, runId, live, holdMs),
+        // A run that cannot be opened says so when the page asks for it.
+        () => {},
+      );
     },
     async close() {
       for (const timer of idleTimers.values()) clearTimeout(timer);
@@ -73,4 +89,5 @@ export function createRunHub(options: RunHubOptions): RunHub {
       for (const live of all) await (await live.catch(() => undefined))?.close();
     },
   };
+  return hub;
 }

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunDelta, RunSnapshot } from '../protocol.js';
 import { type SeededRun, seedRun } from '../test-support/seed-run.js';
 import { rawRequest, readEvents, signIn } from '../test-support/ui-http.js';
-import { createTeamkitRunSource } from './run-source.js';
+import type { LiveRunSource } from './live-run-source.js';
+import { createTeamkitRunSource, type RunSource } from './run-source.js';
 import { startUiServer, type UiServer } from './ui-server.js';
 
 let home: string;
@@ -234,6 +235,68 @@ describe('team ui server: live stream', () => {
     for (const entry of events.slice(1)) {
       const delta = entry.data as RunDelta;
       expect(delta.tasks?.upsert.length ?? 0).toBeLessThanOrEqual(2);
+    }
+  });
+
+  it('lists the runs of every source it can read, and names the one it cannot', async () => {
+    const broken: LiveRunSource = {
+      id: 'claude-code',
+      label: 'Claude Code',
+      listRuns: async () => {
+        throw new Error('EACCES: permission denied, scandir');
+      },
+      openLive: async () => {
+        throw new Error('not used');
+      },
+      runAction: async () => undefined,
+    };
+    const own = await startUiServer({
+      sources: [createTeamkitRunSource({ home }), broken],
+      home,
+      stopRun: async () => undefined,
+    });
+    try {
+      const session = await signIn(own.port, own.loginUrl());
+      const response = await rawRequest(own.port, {
+        path: '/api/runs',
+        headers: { Cookie: session },
+      });
+      const body = JSON.parse(response.body) as { runs: { runId: string }[]; problems: string[] };
+      expect(response.status).toBe(200);
+      expect(body.runs.map((listed) => listed.runId)).toContain(run.runId);
+      expect(body.problems).toEqual(['Claude Code: EACCES: permission denied, scandir']);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('starts reading a run when a link to it is made, and reads it once for the page', async () => {
+    const source = createTeamkitRunSource({ home });
+    let opened = 0;
+    const counting: RunSource = {
+      ...source,
+      async openRun(runId) {
+        opened += 1;
+        return source.openRun(runId);
+      },
+    };
+    const own = await startUiServer({ sources: [counting], home, stopRun: async () => undefined });
+    try {
+      // A link to nothing opens nothing and breaks nothing.
+      own.loginUrl('#/run/teamkit/not-a-run');
+      const url = own.loginUrl(`#/run/teamkit/${run.runId}/board`);
+      await expect.poll(() => opened).toBe(2);
+      const session = await signIn(own.port, url);
+      const events = await readEvents(
+        own.port,
+        `/api/runs/teamkit/${run.runId}/stream`,
+        session,
+        (seen) => seen.length >= 1,
+      );
+      expect((events[0]?.data as RunSnapshot | undefined)?.header.runId).toBe(run.runId);
+      expect(opened).toBe(2);
+    } finally {
+      await own.close();
     }
   });
 });

@@ -5,15 +5,15 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ActionResponse, RunDelta } from '../protocol.js';
+import { type AnyRunSource, isLiveRunSource } from './live-run-source.js';
 import { type RunActionContext, runAction } from './run-actions.js';
 import { createRunHub, type RunHub } from './run-hub.js';
-import type { RunSource } from './run-source.js';
 import { allowedHosts, createUiAuth, isOwnOrigin } from './ui-auth.js';
 
 /** Options for {@link startUiServer}. */
 export interface UiServerOptions {
-  /** Where runs are read from (Teamkit's own runs; more may be added). */
-  sources: readonly RunSource[];
+  /** Where runs are read from: Teamkit's own runs, Claude Code's teams. */
+  sources: readonly AnyRunSource[];
   /** The Teamkit home, for actions. */
   home: string;
   /** 0 (default) picks a free port. */
@@ -142,6 +142,10 @@ function errorResponse(error: unknown): { status: number; body: ActionResponse }
   };
 }
 
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 async function readBody(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -152,6 +156,9 @@ async function readBody(request: IncomingMessage): Promise<string> {
   }
   return Buffer.concat(chunks).toString('utf8');
 }
+
+/** A link that opens one run: `#/run/<source>/<run>[/<tab>]`. */
+const RUN_HASH = /^#\/run\/([a-z-]{1,32})\/([^/]{1,200})(?:\/[a-z]*)?$/;
 
 const RUN_ROUTE =
   /^\/api\/runs\/([a-z-]{1,32})\/([^/]{1,200})\/(stream|actions\/([A-Za-z]{1,40}))$/;
@@ -220,8 +227,17 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     }
     if (url.pathname === '/api/runs' && method === 'GET') {
       const runs = [];
-      for (const source of options.sources) runs.push(...(await source.listRuns()));
-      sendJson(response, 200, { ok: true, runs });
+      // One source that cannot be read (a config folder it may not open) hides no other.
+      const problems: string[] = [];
+      for (const source of options.sources) {
+        try {
+          runs.push(...(await source.listRuns()));
+        } catch (error) {
+          options.onError?.(error);
+          problems.push(`${source.label}: ${messageOf(error)}`);
+        }
+      }
+      sendJson(response, 200, { ok: true, runs, problems });
       return;
     }
     const route = RUN_ROUTE.exec(url.pathname);
@@ -230,7 +246,8 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       return;
     }
     const [, sourceId = '', runId = '', kind, action] = route;
-    if (hub.source(sourceId) === undefined) {
+    const source = hub.source(sourceId);
+    if (source === undefined) {
       refuse(response, 404, 'NOT_FOUND', `No run source "${sourceId}".`);
       return;
     }
@@ -255,11 +272,14 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
         return;
       }
       try {
-        const result = await runAction(
-          { home: options.home, runId: decodeURIComponent(runId), env, stopRun: options.stopRun },
-          action,
-          input,
-        );
+        const id = decodeURIComponent(runId);
+        const result = isLiveRunSource(source)
+          ? await source.runAction(id, action, input)
+          : await runAction(
+              { home: options.home, runId: id, env, stopRun: options.stopRun },
+              action,
+              input,
+            );
         sendJson(response, 200, { ok: true, result } satisfies ActionResponse);
       } catch (error) {
         const { status, body } = errorResponse(error);
@@ -323,12 +343,16 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     origin,
     hub,
     loginUrl(hash = '') {
+      const run = RUN_HASH.exec(hash);
+      if (run !== null) hub.prewarm(run[1] ?? '', decodeURIComponent(run[2] ?? ''));
       return `${origin}/?token=${auth.issueLoginToken()}${hash}`;
     },
     async close() {
       for (const response of streams) response.end();
       streams.clear();
       await hub.close();
+      for (const source of options.sources)
+        if (isLiveRunSource(source)) await source.close?.().catch(() => {});
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

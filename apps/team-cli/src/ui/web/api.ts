@@ -22,10 +22,11 @@ async function answer<T>(response: Response): Promise<T> {
   return parsed as T;
 }
 
-/** The runs of every source, newest first. */
-export async function fetchRuns(): Promise<RunSummary[]> {
+/** The runs of every source, and a line for each source that could not be listed. */
+export async function fetchRuns(): Promise<{ runs: RunSummary[]; problems: string[] }> {
   const response = await fetch('/api/runs', { credentials: 'same-origin' });
-  return (await answer<{ runs: RunSummary[] }>(response)).runs;
+  const { runs, problems } = await answer<{ runs: RunSummary[]; problems?: string[] }>(response);
+  return { runs, problems: problems ?? [] };
 }
 
 /** Takes an action on a run as the user; throws {@link ActionError} with the core's message. */

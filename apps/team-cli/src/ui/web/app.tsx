@@ -1,15 +1,16 @@
 import { useEffect, useState } from 'preact/hooks';
-import { RUN_TABS, type RunTab, RunView } from './run-view.js';
+import { RUN_VIEWS, type RunViewName } from '../protocol.js';
+import { RunView } from './run-view.js';
 import { RunsView } from './runs-view.js';
 import type { Toast } from './ui-context.js';
 
-type Route = { view: 'runs' } | { view: 'run'; source: string; runId: string; tab: RunTab };
+type Route = { view: 'runs' } | { view: 'run'; source: string; runId: string; tab: RunViewName };
 
 function parseRoute(hash: string): Route {
   const match = /^#\/run\/([a-z-]+)\/([^/]+)(?:\/([a-z]+))?$/.exec(hash);
   if (match === null) return { view: 'runs' };
-  const tab = (RUN_TABS as readonly string[]).includes(match[3] ?? '')
-    ? (match[3] as RunTab)
+  const tab = (RUN_VIEWS as readonly string[]).includes(match[3] ?? '')
+    ? (match[3] as RunViewName)
     : 'board';
   return { view: 'run', source: match[1] ?? '', runId: decodeURIComponent(match[2] ?? ''), tab };
 }

@@ -1,8 +1,8 @@
-import type { TaskStatusView, TaskView } from '../protocol.js';
+import type { BoardColumnId, TaskStatusView, TaskView } from '../protocol.js';
 
 /** One column of the board and the statuses it holds. */
 export interface BoardColumn {
-  id: 'todo' | 'in-progress' | 'review' | 'done' | 'approved';
+  id: BoardColumnId;
   title: string;
   statuses: readonly TaskStatusView[];
 }
@@ -20,15 +20,25 @@ function byId(a: TaskView, b: TaskView): number {
   return a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
-/** Tasks per column (by id), and the cancelled ones apart. */
-export function groupTasks(tasks: Iterable<TaskView>): {
+/** The columns a run's source fills (`undefined`: all five), in board order. */
+export function boardColumnsOf(ids: readonly BoardColumnId[] | undefined): readonly BoardColumn[] {
+  return ids === undefined
+    ? BOARD_COLUMNS
+    : BOARD_COLUMNS.filter((column) => ids.includes(column.id));
+}
+
+/** Tasks per column of `shown` (by id), and the cancelled ones apart. */
+export function groupTasks(
+  tasks: Iterable<TaskView>,
+  shown: readonly BoardColumn[] = BOARD_COLUMNS,
+): {
   columns: TaskView[][];
   cancelled: TaskView[];
 } {
-  const columns: TaskView[][] = BOARD_COLUMNS.map(() => []);
+  const columns: TaskView[][] = shown.map(() => []);
   const cancelled: TaskView[] = [];
   const columnOf = new Map<TaskStatusView, number>();
-  BOARD_COLUMNS.forEach((column, index) => {
+  shown.forEach((column, index) => {
     for (const status of column.statuses) columnOf.set(status, index);
   });
   for (const task of tasks) {

@@ -1,7 +1,7 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { TaskView } from '../protocol.js';
-import { BOARD_COLUMNS, groupTasks, taskActions } from './board-columns.js';
-import { TaskCard } from './task-card.js';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
+import type { BoardColumnId, TaskView } from '../protocol.js';
+import { boardColumnsOf, groupTasks, taskActions } from './board-columns.js';
+import { ColumnCards } from './column-cards.js';
 import { useRunActions } from './ui-context.js';
 
 const DONE = new Set(['completed', 'approved']);
@@ -19,11 +19,21 @@ function useMinuteClock(): number {
  * The kanban board: five columns, cards in id order, cancelled tasks folded below.
  * Arrow keys move between cards; Enter opens one; `a` approves, `c` requests changes.
  */
-export function BoardView(props: { tasks: Map<string, TaskView> }) {
+export function BoardView(props: {
+  tasks: Map<string, TaskView>;
+  /** The columns the run's source fills; all five when absent. */
+  columns?: readonly BoardColumnId[] | undefined;
+}) {
   const actions = useRunActions();
   const now = useMinuteClock();
-  const { columns, cancelled } = useMemo(() => groupTasks(props.tasks.values()), [props.tasks]);
+  const shown = useMemo(() => boardColumnsOf(props.columns), [props.columns]);
+  const { columns, cancelled } = useMemo(
+    () => groupTasks(props.tasks.values(), shown),
+    [props.tasks, shown],
+  );
   const [activeId, setActiveId] = useState<string | undefined>(undefined);
+  // A card to focus once it is rendered: it may be outside its column's window until then.
+  const [focusWanted, setFocusWanted] = useState<string | undefined>(undefined);
   const [showCancelled, setShowCancelled] = useState(false);
   const firstId = columns.find((column) => column.length > 0)?.[0]?.id;
   const active = activeId !== undefined && props.tasks.has(activeId) ? activeId : firstId;
@@ -39,8 +49,15 @@ export function BoardView(props: { tasks: Map<string, TaskView> }) {
   const focusCard = (id: string | undefined) => {
     if (id === undefined) return;
     setActiveId(id);
-    document.getElementById(`card-${id}`)?.focus();
+    setFocusWanted(id);
   };
+
+  useLayoutEffect(() => {
+    if (focusWanted === undefined) return;
+    // Focusing scrolls the card's column to it, which brings its neighbours into the window.
+    document.getElementById(`card-${focusWanted}`)?.focus();
+    setFocusWanted(undefined);
+  }, [focusWanted]);
 
   const onKeyDown = (event: KeyboardEvent) => {
     const target = event.target as HTMLElement;
@@ -82,19 +99,19 @@ export function BoardView(props: { tasks: Map<string, TaskView> }) {
           actions.open({ kind: 'task', taskId: id });
           return true;
         case 'a':
-          if (task && taskActions(task).approve)
+          if (task && taskActions(task).approve && actions.offered('approve'))
             void actions.act('approve', { taskId: id }, `Approved task ${id}.`);
           return true;
         case 'c':
-          if (task && taskActions(task).requestChanges)
+          if (task && taskActions(task).requestChanges && actions.offered('requestChanges'))
             actions.open({ kind: 'requestChanges', taskId: id });
           return true;
         case 'b':
-          if (task && taskActions(task).block)
+          if (task && taskActions(task).block && actions.offered('block'))
             actions.open({ kind: 'reason', action: 'block', taskId: id });
           return true;
         case 'u':
-          if (task && taskActions(task).unblock)
+          if (task && taskActions(task).unblock && actions.offered('unblock'))
             void actions.act('unblock', { taskId: id }, `Unblocked task ${id}.`);
           return true;
         default:
@@ -127,7 +144,7 @@ export function BoardView(props: { tasks: Map<string, TaskView> }) {
           actions.open({ kind: 'task', taskId: id });
         }}
       >
-        {BOARD_COLUMNS.map((column, index) => {
+        {shown.map((column, index) => {
           const list = columns[index] ?? [];
           return (
             <section
@@ -139,17 +156,7 @@ export function BoardView(props: { tasks: Map<string, TaskView> }) {
               <h2 class="column-head">
                 {column.title} <span class="count">{list.length}</span>
               </h2>
-              <div class="column-cards">
-                {list.map((task) => (
-                  <TaskCard
-                    key={task.id}
-                    task={task}
-                    active={task.id === active}
-                    openBlockers={openBlockers(task)}
-                    now={now}
-                  />
-                ))}
-              </div>
+              <ColumnCards tasks={list} activeId={active} openBlockers={openBlockers} now={now} />
             </section>
           );
         })}

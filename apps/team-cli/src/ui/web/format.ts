@@ -14,9 +14,11 @@ export function when(at: number): string {
   return new Date(at).toLocaleString();
 }
 
-/** The first eight characters of a run id. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A run id as shown: the first eight characters of a UUID; other ids (Claude Code's team names) whole. */
 export function shortId(id: string): string {
-  return id.slice(0, 8);
+  return UUID.test(id) ? id.slice(0, 8) : id;
 }
 
 /** Message kinds that are protocol traffic rather than conversation; folded by default. */

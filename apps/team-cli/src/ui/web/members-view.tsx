@@ -1,16 +1,22 @@
-import type { MemberView, MessageView, TaskView } from '../protocol.js';
+import type { MemberView, MessageView, RunSourceId, TaskView } from '../protocol.js';
 import { age } from './format.js';
 import { useRunActions } from './ui-context.js';
 
 const WORKING = ['claimed', 'in_progress', 'in_review'];
 const GONE = ['terminated', 'errored', 'shutdown_approved'];
 
-/** Every member: status, current task, unread mail, last message, turns, worktree and diff. */
+/**
+ * Every member: status, current task, unread mail, last message, and what the source
+ * knows besides (a Teamkit member's turns, worktree and diff; a Claude Code teammate's
+ * model, backend and folder).
+ */
 export function MembersView(props: {
   members: MemberView[];
   tasks: Map<string, TaskView>;
   messages: MessageView[];
+  source: RunSourceId;
 }) {
+  const teamkit = props.source === 'teamkit';
   const actions = useRunActions();
   const now = Date.now();
   const current = new Map<string, TaskView>();
@@ -52,7 +58,7 @@ export function MembersView(props: {
                   '—'
                 )}
               </dd>
-              <dt>Unread</dt>
+              <dt>{teamkit ? 'Unread' : 'Waiting in inbox'}</dt>
               <dd data-field="unread">{member.unread}</dd>
               <dt>Last message</dt>
               <dd>
@@ -60,31 +66,49 @@ export function MembersView(props: {
                   ? `${message.from === member.name ? `→ ${message.broadcast ? 'everyone' : message.to.join(', ')}` : `← ${message.from}`} · ${message.summary ?? message.kind} · ${age(now - message.at)} ago`
                   : '—'}
               </dd>
-              <dt>Turns</dt>
-              <dd>{member.turns}</dd>
-              <dt>Branch</dt>
-              <dd class="mono">{member.branch ?? '—'}</dd>
-              <dt>Worktree</dt>
+              {teamkit ? (
+                <>
+                  <dt>Turns</dt>
+                  <dd>{member.turns ?? '—'}</dd>
+                  <dt>Branch</dt>
+                  <dd class="mono">{member.branch ?? '—'}</dd>
+                </>
+              ) : null}
+              <dt>{teamkit ? 'Worktree' : 'Folder'}</dt>
               <dd class="mono small" title={member.worktreePath}>
                 {member.worktreeLabel ?? member.worktreePath ?? '—'}
               </dd>
-              <dt>Changes</dt>
-              <dd data-field="diff">
-                {member.diff
-                  ? `${member.diff.commits} commit${member.diff.commits === 1 ? '' : 's'}, ${member.diff.files} file${member.diff.files === 1 ? '' : 's'} +${member.diff.insertions} −${member.diff.deletions}`
-                  : '—'}
-              </dd>
+              {teamkit ? (
+                <>
+                  <dt>Changes</dt>
+                  <dd data-field="diff">
+                    {member.diff
+                      ? `${member.diff.commits} commit${member.diff.commits === 1 ? '' : 's'}, ${member.diff.files} file${member.diff.files === 1 ? '' : 's'} +${member.diff.insertions} −${member.diff.deletions}`
+                      : '—'}
+                  </dd>
+                </>
+              ) : null}
+              {(member.facts ?? []).map((fact) => [
+                <dt key={`t${fact.label}`}>{fact.label}</dt>,
+                <dd key={`d${fact.label}`} class="small">
+                  {fact.value}
+                </dd>,
+              ])}
             </dl>
             {member.statusReason ? <p class="muted">{member.statusReason}</p> : null}
             <div class="form-buttons">
-              <button
-                type="button"
-                disabled={!actions.allowed('send')}
-                onClick={() => actions.open({ kind: 'send', to: member.name })}
-              >
-                Message
-              </button>
-              {!member.isLead && !GONE.includes(member.status) ? (
+              {actions.offered('send') ? (
+                <button
+                  type="button"
+                  disabled={!actions.allowed('send')}
+                  onClick={() => actions.open({ kind: 'send', to: member.name })}
+                >
+                  Message
+                </button>
+              ) : null}
+              {actions.offered('requestShutdown') &&
+              !member.isLead &&
+              !GONE.includes(member.status) ? (
                 <button
                   type="button"
                   disabled={!actions.allowed('requestShutdown')}

@@ -58,6 +58,11 @@ export function MessagesView(props: { messages: MessageView[]; members: MemberVi
                 <strong>{message.from}</strong> →{' '}
                 {message.broadcast ? 'everyone' : message.to.join(', ')}
                 <span class="chip">{message.kind.replace('_', ' ')}</span>
+                {message.waiting === undefined ? null : (
+                  <span class={message.waiting ? 'chip waiting' : 'chip'} data-field="delivery">
+                    {message.waiting ? 'waiting in the inbox' : 'delivered'}
+                  </span>
+                )}
                 <time class="muted">{when(message.at)}</time>
               </div>
               {message.summary ? <div class="summary">{message.summary}</div> : null}

@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks';
-import type { MemberView, TaskView } from '../protocol.js';
-import { taskActions } from './board-columns.js';
+import type { ActionName, MemberView, RunForms, RunViewName, TaskView } from '../protocol.js';
 import { DialogFrame } from './dialog-frame.js';
-import { when } from './format.js';
+import { TaskDialog } from './task-dialog.js';
 import { type DialogRequest, useRunActions } from './ui-context.js';
 
 type Close = () => void;
@@ -46,111 +45,13 @@ function Form(props: {
   );
 }
 
-function TaskDialog(props: { task: TaskView; members: MemberView[]; onClose: Close }) {
-  const actions = useRunActions();
-  const { task } = props;
-  const can = taskActions(task);
-  const run = async (action: 'approve' | 'unblock', done: string) => {
-    if (await actions.act(action, { taskId: task.id }, done)) props.onClose();
-  };
-  return (
-    <DialogFrame title={`Task #${task.id}`} onClose={props.onClose} wide>
-      <div class="task-detail">
-        <h3>{task.subject}</h3>
-        <dl class="facts">
-          <dt>Status</dt>
-          <dd data-field="status">{task.status}</dd>
-          <dt>Owner</dt>
-          <dd>{task.owner ?? '—'}</dd>
-          <dt>Role</dt>
-          <dd>{task.role ?? '—'}</dd>
-          <dt>After</dt>
-          <dd>{task.blockedBy.length ? task.blockedBy.map((id) => `#${id}`).join(' ') : '—'}</dd>
-          <dt>Before</dt>
-          <dd>{task.blocks.length ? task.blocks.map((id) => `#${id}`).join(' ') : '—'}</dd>
-          <dt>Created</dt>
-          <dd>{when(task.createdAt)}</dd>
-        </dl>
-        {task.description ? <p class="description">{task.description}</p> : null}
-        {task.reviewNote ? (
-          <p class="note">
-            <strong>Review note:</strong> {task.reviewNote}
-          </p>
-        ) : null}
-        {task.blockedReason ? (
-          <p class="note">
-            <strong>Blocked:</strong> {task.blockedReason}
-          </p>
-        ) : null}
-        {task.cancelledReason ? (
-          <p class="note">
-            <strong>Cancelled:</strong> {task.cancelledReason}
-          </p>
-        ) : null}
-      </div>
-      <div class="form-buttons wrap">
-        {can.approve ? (
-          <button
-            type="button"
-            class="primary"
-            disabled={!actions.allowed('approve')}
-            onClick={() => run('approve', `Approved task ${task.id}.`)}
-          >
-            Approve{task.status === 'completed' ? ' directly' : ''} (a)
-          </button>
-        ) : null}
-        {can.requestChanges ? (
-          <button
-            type="button"
-            disabled={!actions.allowed('requestChanges')}
-            onClick={() => actions.open({ kind: 'requestChanges', taskId: task.id })}
-          >
-            Request changes (c)
-          </button>
-        ) : null}
-        {can.block ? (
-          <button
-            type="button"
-            disabled={!actions.allowed('block')}
-            onClick={() => actions.open({ kind: 'reason', action: 'block', taskId: task.id })}
-          >
-            Block (b)
-          </button>
-        ) : null}
-        {can.unblock ? (
-          <button
-            type="button"
-            disabled={!actions.allowed('unblock')}
-            onClick={() => run('unblock', `Unblocked task ${task.id}.`)}
-          >
-            Unblock (u)
-          </button>
-        ) : null}
-        {can.reassign ? (
-          <button
-            type="button"
-            disabled={!actions.allowed('reassign')}
-            onClick={() => actions.open({ kind: 'reassign', taskId: task.id })}
-          >
-            Reassign
-          </button>
-        ) : null}
-        {can.cancel ? (
-          <button
-            type="button"
-            class="danger"
-            disabled={!actions.allowed('cancel')}
-            onClick={() => actions.open({ kind: 'reason', action: 'cancel', taskId: task.id })}
-          >
-            Cancel task
-          </button>
-        ) : null}
-      </div>
-    </DialogFrame>
-  );
-}
+/** Everything a form asks for, as for a Teamkit run. */
+const FULL_FORMS: RunForms = {
+  send: { broadcast: true, kinds: true, summary: false },
+  createTask: { dependencies: true, role: true },
+};
 
-function CreateTaskDialog(props: { onClose: Close }) {
+function CreateTaskDialog(props: { form: RunForms['createTask']; onClose: Close }) {
   const actions = useRunActions();
   const [subject, setSubject] = useState('');
   const [description, setDescription] = useState('');
@@ -162,7 +63,16 @@ function CreateTaskDialog(props: { onClose: Close }) {
         submit="Create task"
         onClose={props.onClose}
         onSubmit={() =>
-          actions.act('createTask', { subject, description, blockedBy, role }, 'Task created.')
+          actions.act(
+            'createTask',
+            {
+              subject,
+              description,
+              ...(props.form.dependencies ? { blockedBy } : {}),
+              ...(props.form.role ? { role } : {}),
+            },
+            'Task created.',
+          )
         }
       >
         <label>
@@ -183,55 +93,94 @@ function CreateTaskDialog(props: { onClose: Close }) {
             onInput={(e) => setDescription(e.currentTarget.value)}
           />
         </label>
-        <label>
-          After tasks (ids, comma-separated)
-          <input
-            name="blockedBy"
-            value={blockedBy}
-            placeholder="e.g. 1, 3"
-            onInput={(e) => setBlockedBy(e.currentTarget.value)}
-          />
-        </label>
-        <label>
-          Role
-          <input name="role" value={role} onInput={(e) => setRole(e.currentTarget.value)} />
-        </label>
+        {props.form.dependencies ? (
+          <label>
+            After tasks (ids, comma-separated)
+            <input
+              name="blockedBy"
+              value={blockedBy}
+              placeholder="e.g. 1, 3"
+              onInput={(e) => setBlockedBy(e.currentTarget.value)}
+            />
+          </label>
+        ) : null}
+        {props.form.role ? (
+          <label>
+            Role
+            <input name="role" value={role} onInput={(e) => setRole(e.currentTarget.value)} />
+          </label>
+        ) : null}
+        {props.form.dependencies && props.form.role ? null : (
+          <p class="muted">Dependencies and owners are set from inside the team.</p>
+        )}
       </Form>
     </DialogFrame>
   );
 }
 
-function SendDialog(props: { members: MemberView[]; to?: string; onClose: Close }) {
+function SendDialog(props: {
+  members: MemberView[];
+  form: RunForms['send'];
+  to?: string;
+  onClose: Close;
+}) {
   const actions = useRunActions();
-  const [to, setTo] = useState(props.to ?? '*');
+  const lead = props.members.find((member) => member.isLead)?.name ?? props.members[0]?.name;
+  const [to, setTo] = useState(props.to ?? (props.form.broadcast ? '*' : (lead ?? '')));
   const [kind, setKind] = useState('message');
+  const [summary, setSummary] = useState('');
   const [body, setBody] = useState('');
   return (
     <DialogFrame title="Send a message" onClose={props.onClose}>
       <Form
         submit="Send"
         onClose={props.onClose}
-        onSubmit={() => actions.act('send', { to, kind, body }, 'Message sent.')}
+        onSubmit={() =>
+          actions.act(
+            'send',
+            {
+              to,
+              body,
+              ...(props.form.kinds ? { kind } : {}),
+              ...(props.form.summary && summary !== '' ? { summary } : {}),
+            },
+            'Message sent.',
+          )
+        }
       >
         <label>
           To
           <select name="to" value={to} onChange={(e) => setTo(e.currentTarget.value)}>
-            <option value="*">everyone (broadcast)</option>
+            {props.form.broadcast ? <option value="*">everyone (broadcast)</option> : null}
             {props.members.map((member) => (
               <option key={member.name} value={member.name}>
                 {member.name}
+                {member.isLead ? ' (lead)' : ''}
               </option>
             ))}
           </select>
         </label>
-        <label>
-          Kind
-          <select name="kind" value={kind} onChange={(e) => setKind(e.currentTarget.value)}>
-            <option value="message">message</option>
-            <option value="announcement">announcement</option>
-            <option value="task_update">task update</option>
-          </select>
-        </label>
+        {props.form.kinds ? (
+          <label>
+            Kind
+            <select name="kind" value={kind} onChange={(e) => setKind(e.currentTarget.value)}>
+              <option value="message">message</option>
+              <option value="announcement">announcement</option>
+              <option value="task_update">task update</option>
+            </select>
+          </label>
+        ) : null}
+        {props.form.summary ? (
+          <label>
+            Summary (optional, one line)
+            <input
+              name="summary"
+              value={summary}
+              maxLength={200}
+              onInput={(e) => setSummary(e.currentTarget.value)}
+            />
+          </label>
+        ) : null}
         <label>
           Message
           <textarea
@@ -314,16 +263,16 @@ function ReassignDialog(props: { taskId: string; members: MemberView[]; onClose:
   );
 }
 
-const KEYS: [string, string][] = [
+/** The keys of the board, each with the action it needs (if any). */
+const KEYS: [string, string, ActionName?][] = [
   ['← ↑ → ↓', 'move between cards'],
   ['Home / End', 'first / last card of the column'],
   ['Enter', 'open the card'],
-  ['a', 'approve (in review or done)'],
-  ['c', 'request changes, with a comment'],
-  ['b / u', 'block / unblock'],
-  ['n', 'new task'],
-  ['m', 'send a message'],
-  ['1 – 5', 'board, members, messages, timeline, permissions'],
+  ['a', 'approve (in review or done)', 'approve'],
+  ['c', 'request changes, with a comment', 'requestChanges'],
+  ['b / u', 'block / unblock', 'block'],
+  ['n', 'new task', 'createTask'],
+  ['m', 'send a message', 'send'],
   ['?', 'this help'],
 ];
 
@@ -332,10 +281,15 @@ export function RunDialogs(props: {
   dialog: DialogRequest | undefined;
   tasks: Map<string, TaskView>;
   members: MemberView[];
+  /** What the run's source takes in its forms; Teamkit's full forms when absent. */
+  forms: RunForms | undefined;
+  /** The run's views, in keyboard order. */
+  views: readonly RunViewName[];
   onClose: Close;
 }) {
   const actions = useRunActions();
   const { dialog, onClose } = props;
+  const forms = props.forms ?? FULL_FORMS;
   if (dialog === undefined) return null;
   switch (dialog.kind) {
     case 'task': {
@@ -343,11 +297,12 @@ export function RunDialogs(props: {
       return task ? <TaskDialog task={task} members={props.members} onClose={onClose} /> : null;
     }
     case 'createTask':
-      return <CreateTaskDialog onClose={onClose} />;
+      return <CreateTaskDialog form={forms.createTask} onClose={onClose} />;
     case 'send':
       return (
         <SendDialog
           members={props.members}
+          form={forms.send}
           onClose={onClose}
           {...(dialog.to ? { to: dialog.to } : {})}
         />
@@ -393,7 +348,10 @@ export function RunDialogs(props: {
       return (
         <DialogFrame title="Keyboard" onClose={onClose}>
           <dl class="keys">
-            {KEYS.map(([key, what]) => [
+            {[
+              ...KEYS.filter(([, , action]) => action === undefined || actions.offered(action)),
+              [`1 – ${props.views.length}`, props.views.join(', ')] as const,
+            ].map(([key, what]) => [
               <dt key={`k${key}`}>{key}</dt>,
               <dd key={`d${key}`}>{what}</dd>,
             ])}

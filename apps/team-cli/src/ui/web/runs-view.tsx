@@ -3,17 +3,19 @@ import type { RunSummary } from '../protocol.js';
 import { ActionError, fetchRuns } from './api.js';
 import { shortId, when } from './format.js';
 
-/** Every run of every source, newest first, refreshed every few seconds. */
+/** Every run of every source (Teamkit's, then Claude Code's teams), refreshed every few seconds. */
 export function RunsView() {
   const [runs, setRuns] = useState<RunSummary[] | undefined>(undefined);
+  const [problems, setProblems] = useState<string[]>([]);
   const [error, setError] = useState<string | undefined>(undefined);
   useEffect(() => {
     let stopped = false;
     const load = () =>
       fetchRuns().then(
-        (list) => {
+        (listing) => {
           if (stopped) return;
-          setRuns(list);
+          setRuns(listing.runs);
+          setProblems(listing.problems);
           setError(undefined);
         },
         (failure: unknown) => {
@@ -40,10 +42,17 @@ export function RunsView() {
           {error}
         </p>
       ) : null}
+      {problems.map((problem) => (
+        <p key={problem} class="warning">
+          Could not list {problem}
+        </p>
+      ))}
       {runs === undefined ? <p class="muted">Loading…</p> : null}
       {runs !== undefined && runs.length === 0 ? (
         <p class="muted">
-          No runs yet. Start one with <code>team run start &lt;team&gt;</code>.
+          No runs yet. Start one with <code>team run start &lt;team&gt;</code>. Claude Code’s own
+          agent teams are listed here too, from <code>$CLAUDE_CONFIG_DIR</code> (else{' '}
+          <code>~/.claude</code>).
         </p>
       ) : null}
       {runs !== undefined && runs.length > 0 ? (
@@ -61,7 +70,7 @@ export function RunsView() {
           </thead>
           <tbody>
             {runs.map((run) => (
-              <tr key={`${run.source}/${run.runId}`} data-run={run.runId}>
+              <tr key={`${run.source}/${run.runId}`} data-run={run.runId} data-source={run.source}>
                 <td>
                   <a class="mono" href={`#/run/${run.source}/${run.runId}/board`}>
                     {shortId(run.runId)}
@@ -69,7 +78,9 @@ export function RunsView() {
                 </td>
                 <td>{run.teamName}</td>
                 <td>
-                  <span class={`status status-${run.status}`}>{run.status.replace('_', ' ')}</span>
+                  <span class={`status status-${run.status}`} title={run.statusReason}>
+                    {run.status.replace('_', ' ')}
+                  </span>
                 </td>
                 <td>
                   <progress max={Math.max(1, run.progress.total)} value={run.progress.done} />{' '}
@@ -77,10 +88,7 @@ export function RunsView() {
                 </td>
                 <td>{run.members}</td>
                 <td>{when(run.createdAt)}</td>
-                <td>
-                  {run.host}
-                  {run.source !== 'teamkit' ? ` (${run.source})` : ''}
-                </td>
+                <td>{run.host}</td>
               </tr>
             ))}
           </tbody>

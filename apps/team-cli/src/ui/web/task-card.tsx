@@ -1,5 +1,6 @@
 import { memo } from 'preact/compat';
 import type { TaskView } from '../protocol.js';
+import { cardHeight } from './card-layout.js';
 import { age } from './format.js';
 
 const STATUS_LABEL: Record<string, string> = {
@@ -13,7 +14,10 @@ const STATUS_LABEL: Record<string, string> = {
   cancelled: 'cancelled',
 };
 
-/** One card of the board: a focusable button-like article with the task's facts. */
+/**
+ * One card of the board: a focusable article with the task's facts, placed at `top` of
+ * its column's track with the height {@link cardHeight} gives it.
+ */
 export const TaskCard = memo(function TaskCard(props: {
   task: TaskView;
   /** The card the keyboard is on (the only one in the tab order). */
@@ -22,6 +26,11 @@ export const TaskCard = memo(function TaskCard(props: {
   openBlockers: string;
   /** The clock, rounded to a minute, so ages refresh without re-rendering every second. */
   now: number;
+  /** Offset from the top of the column's track, in CSS pixels. */
+  top: number;
+  /** 1-based place in the column, and the column's length, for assistive technology. */
+  position: number;
+  count: number;
 }) {
   const { task } = props;
   const flags = [
@@ -35,15 +44,22 @@ export const TaskCard = memo(function TaskCard(props: {
       class={['card', ...flags].join(' ')}
       data-task-id={task.id}
       data-status={task.status}
+      style={{ top: `${props.top}px`, height: `${cardHeight(task)}px` }}
       tabIndex={props.active ? 0 : -1}
+      aria-posinset={props.position}
+      aria-setsize={props.count}
       aria-label={`Task ${task.id}: ${task.subject}, ${STATUS_LABEL[task.status] ?? task.status}${task.owner ? `, owned by ${task.owner}` : ''}`}
     >
       <div class="card-top">
         <span class="card-id">#{task.id}</span>
         {task.role ? <span class="chip role">{task.role}</span> : null}
-        <span class="card-age">{age(props.now - task.createdAt)}</span>
+        {task.createdAt === undefined ? null : (
+          <span class="card-age">{age(props.now - task.createdAt)}</span>
+        )}
       </div>
-      <div class="card-subject">{task.subject}</div>
+      <div class="card-subject" title={task.subject}>
+        {task.subject}
+      </div>
       <div class="card-meta">
         {task.owner ? (
           <span class="owner">@{task.owner}</span>
@@ -57,7 +73,9 @@ export const TaskCard = memo(function TaskCard(props: {
         ) : null}
       </div>
       {task.status === 'blocked' ? (
-        <div class="badge blocked">blocked: {task.blockedReason ?? ''}</div>
+        <div class="badge blocked" title={task.blockedReason}>
+          blocked: {task.blockedReason ?? ''}
+        </div>
       ) : null}
       {task.needsFix ? (
         <div class="badge needs-fix">

@@ -13,7 +13,10 @@ export interface Toast {
 export interface RunActions {
   /** Posts the action; on failure shows `CODE: message` and resolves false. */
   act(action: ActionName, input: Record<string, unknown>, done?: string): Promise<boolean>;
+  /** The run accepts the action now. */
   allowed(action: ActionName): boolean;
+  /** Runs of this source can ever take the action; the page shows no control for the others. */
+  offered(action: ActionName): boolean;
   /** Opens one of the run's dialogs. */
   open(dialog: DialogRequest): void;
 }
