@@ -26,6 +26,12 @@ const PACKAGES: readonly [string, string][] = [
   ['bench', 'apps/bench'],
 ];
 
+/**
+ * The export condition that points each workspace package at its TypeScript source: tests
+ * import `src`, never a stale `dist`, and worker processes get it from `sourceNodeArgs`.
+ */
+const SOURCE_CONDITIONS = ['teamkit-source', 'module', 'node', 'development|production'];
+
 /** The root vitest configuration of one suite: a project per package, tests beside the code. */
 export function suiteConfig(suite: TestSuite) {
   const include = suite === 'unit' ? ['src/**/*.test.ts'] : [SUITE_PATTERNS[suite]];
@@ -33,6 +39,8 @@ export function suiteConfig(suite: TestSuite) {
   return defineConfig({
     test: {
       projects: PACKAGES.map(([name, root]) => ({
+        resolve: { conditions: SOURCE_CONDITIONS },
+        ssr: { resolve: { conditions: SOURCE_CONDITIONS } },
         test: {
           name,
           root,

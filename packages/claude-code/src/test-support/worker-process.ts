@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sourceNodeArgs } from '@teamkit/team-core/testing';
 import { afterEach } from 'vitest';
 
 const fixtures = fileURLToPath(new URL('../__fixtures__/', import.meta.url));
@@ -21,9 +22,13 @@ export interface WorkerProcess {
 
 /** Starts `__fixtures__/<fixture>` with `args` under this Node.js binary. */
 export function startWorkerProcess(fixture: string, args: string[]): WorkerProcess {
-  const child = spawn(process.execPath, [path.join(fixtures, fixture), ...args], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...sourceNodeArgs(), path.join(fixtures, fixture), ...args],
+    {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   if (child.pid === undefined) throw new Error(`could not start ${fixture}`);
   running.add(child);
   let out = '';

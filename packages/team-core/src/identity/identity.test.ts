@@ -12,6 +12,7 @@ import { createTeamRuntime } from '../runtime/create-team-runtime.js';
 import type { SpawnMemberInput, TeamHostV1 } from '../runtime/team-host.js';
 import { createRunState, readRunState, transitionRun, updateRunState } from '../state/index.js';
 import { makeSpec, makeTempHome } from '../state/test-support/temp-home.js';
+import { sourceNodeArgs } from '../testing/source-node-args.js';
 import { authenticateMember, verifyMemberCredential } from './authenticate-member.js';
 import { assertCallerIsUser, assertMayOperateOnRun } from './authorize-operation.js';
 import { identifyCaller } from './identify-caller.js';
@@ -248,7 +249,7 @@ interface MemberProcess {
 const started = new Set<ChildProcess>();
 
 function startMemberProcess(script: string, env: Record<string, string>): MemberProcess {
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [...sourceNodeArgs(), script], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RuntimeStateSchema } from '../schema/runtime-state.js';
 import { runPaths } from '../storage/teamkit-home.js';
+import { sourceNodeArgs } from '../testing/source-node-args.js';
 import { startMember } from './run-bounds.js';
 import {
   createRunState,
@@ -21,7 +22,7 @@ function runUntilStep(
   step: number,
 ): Promise<{ child: ChildProcess; seen: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [worker, home, runId], {
+    const child = spawn(process.execPath, [...sourceNodeArgs(), worker, home, runId], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { sourceNodeArgs } from '../testing/source-node-args.js';
 
 /** A running worker script: its stdout lines, and promises for its first line and its exit. */
 export interface WorkerProcess {
@@ -15,7 +16,9 @@ const running = new Set<ChildProcess>();
 
 /** Starts `node <script> ...args`; every worker is tracked so {@link killAllWorkers} can end it. */
 export function startWorker(script: string, args: string[]): WorkerProcess {
-  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...sourceNodeArgs(), script, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.add(child);
   const lines: string[] = [];
   const stderr: string[] = [];

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sourceNodeArgs } from '@teamkit/team-core/testing';
 import type { WorkerReply, WorkerRequest } from './worker-protocol.js';
 
 /** A store opened in its own Node.js process, driven request by request. */
@@ -16,19 +18,23 @@ export interface StoreProcess {
   stop(): Promise<void>;
 }
 
-function workerScript(): string {
-  // Resolved through the package's own name so the suite finds its compiled worker
-  // whether it runs from `dist/` or from `src/` under vitest.
+/** The worker's Node.js arguments: its source beside this file when the tests run from source. */
+function workerCommand(): string[] {
+  const fromSource = sourceNodeArgs();
+  if (fromSource.length > 0) {
+    return [...fromSource, fileURLToPath(new URL('./store-worker.ts', import.meta.url))];
+  }
+  // Resolved through the package's own name so an installed harness finds its compiled worker.
   const require = createRequire(import.meta.url);
   const root = path.dirname(require.resolve('@teamkit/test-harness/package.json'));
-  return path.join(root, 'dist', 'store-conformance', 'store-worker.js');
+  return [path.join(root, 'dist', 'store-conformance', 'store-worker.js')];
 }
 
 /** Starts a worker that opens the store with `openStore(config)` from `module`. */
 export async function startStoreProcess(module: string, config: unknown): Promise<StoreProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [workerScript(), module, JSON.stringify(config)],
+    [...workerCommand(), module, JSON.stringify(config)],
     { stdio: ['pipe', 'pipe', 'pipe'] },
   );
   const pid = child.pid;

@@ -10,6 +10,9 @@ const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'identify
 process.stdout.write('ready\n');
 createInterface({ input: process.stdin }).on('line', (line) => {
   const { env, home } = JSON.parse(line);
-  const run = spawnSync(process.execPath, [script, home], { env, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [...process.execArgv, script, home], {
+    env,
+    encoding: 'utf8',
+  });
   process.stdout.write(`${(run.stdout || run.stderr).trim().split('\n').at(-1)}\n`);
 });

@@ -3,7 +3,7 @@
 // cost of starting Node.js out of the time between go and kill.
 import { createHash } from 'node:crypto';
 import { writeSync } from 'node:fs';
-import { writeFileAtomically } from '@teamkit/team-core';
+import { writeFileAtomically } from '@teamkit/team-core/storage';
 
 const [target] = process.argv.slice(2);
 

@@ -1,7 +1,8 @@
 // Waits for "go" on stdin, then tries to create each round's file; reports per round.
 import { writeSync } from 'node:fs';
 import path from 'node:path';
-import { createFileAtomically, isTeamkitError } from '@teamkit/team-core';
+import { isTeamkitError } from '@teamkit/team-core/errors';
+import { createFileAtomically } from '@teamkit/team-core/storage';
 
 const [folder, rounds, id] = process.argv.slice(2);
 const content = (round) => JSON.stringify({ id, round, payload: id.repeat(50_000) });

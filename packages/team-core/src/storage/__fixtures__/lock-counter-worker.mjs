@@ -1,5 +1,5 @@
 // Increments the number in a counter file `times` times, each under the file's lock.
-import { createPathStore } from '@teamkit/team-core';
+import { createPathStore } from '@teamkit/team-core/storage';
 
 const [target, times] = process.argv.slice(2);
 const store = createPathStore();

@@ -1,14 +1,9 @@
 // Holds a lock in one of several ways, reporting what happened as JSON lines on stdout.
 import { existsSync, writeSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import {
-  acquireLock,
-  createPathStore,
-  isTeamkitError,
-  lockFolderOf,
-  RunEventSchema,
-  withLock,
-} from '@teamkit/team-core';
+import { isTeamkitError } from '@teamkit/team-core/errors';
+import { RunEventSchema } from '@teamkit/team-core/schema';
+import { acquireLock, createPathStore, lockFolderOf, withLock } from '@teamkit/team-core/storage';
 
 const [mode, target, marker] = process.argv.slice(2);
 const store = createPathStore();

@@ -3,7 +3,8 @@
 // With `--unprivileged` a root process drops to uid/gid 65534 first, so file modes bite.
 import { writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { createFileStore, isTeamkitError } from '@teamkit/team-core';
+import { isTeamkitError } from '@teamkit/team-core/errors';
+import { createFileStore } from '@teamkit/team-core/storage';
 
 const [root, flag] = process.argv.slice(2);
 if (flag === '--unprivileged' && process.getuid?.() === 0) {

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach } from 'vitest';
+import { sourceNodeArgs } from '../../testing/source-node-args.js';
 
 const fixtures = fileURLToPath(new URL('../__fixtures__/', import.meta.url));
 
@@ -33,9 +34,13 @@ const running = new Set<Worker>();
 
 /** Starts `__fixtures__/<fixture>` with `args` under the current Node.js binary. */
 export function startWorker(fixture: string, args: string[]): Worker {
-  const child = spawn(process.execPath, [path.join(fixtures, fixture), ...args], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...sourceNodeArgs(), path.join(fixtures, fixture), ...args],
+    {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   if (child.pid === undefined) throw new Error(`could not start ${fixture}`);
   let out = '';
   let err = '';
