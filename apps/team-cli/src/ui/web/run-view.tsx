@@ -149,11 +149,14 @@ export function RunView(props: {
             </button>
             <button
               type="button"
-              disabled
-              title={header.unavailable.merge ?? ''}
-              aria-label={`Merge: ${header.unavailable.merge ?? 'not available'}`}
+              disabled={!actions.allowed('merge')}
+              title={
+                header.unavailable.merge ??
+                'Merge every approved task’s work into the base branch, in dependency order'
+              }
+              onClick={() => actions.act('merge', {}, 'Merged the approved work')}
             >
-              Merge (not available yet)
+              Merge
             </button>
             <button
               type="button"
