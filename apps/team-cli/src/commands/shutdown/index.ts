@@ -36,15 +36,16 @@ async function answer(
   tool: 'approve_shutdown' | 'reject_shutdown',
   extra: Record<string, unknown>,
 ): Promise<undefined> {
+  const verb = tool === 'approve_shutdown' ? 'approve' : 'reject';
   if (context.member === undefined) {
     const { TeamkitError } = await import('@teamkit/team-core');
     throw new TeamkitError(
       'PERMISSION_DENIED',
-      `The user has no shutdown request to answer: \`team shutdown ${tool === 'approve_shutdown' ? 'approve' : 'reject'}\` answers a member's own request, run inside that member.`,
+      `The user has no shutdown request to answer: \`team shutdown ${verb}\` answers a member's own request, run inside that member.`,
       { details: { operation: tool } },
     );
   }
-  const { run, rest } = await splitOptionalRun(context, args, `team shutdown ${tool} [id]`);
+  const { run, rest } = await splitOptionalRun(context, args, `team shutdown ${verb} [id]`);
   if (rest.length > 1) throw new UsageError('Name at most one shutdown request id.');
   const runId = await resolveRunId(context, run);
   const { output, text } = await runToolAs(context, runId, tool, {

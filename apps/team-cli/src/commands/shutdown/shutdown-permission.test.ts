@@ -119,7 +119,7 @@ describe('team --version and run supervise', () => {
     });
   });
 
-  it('refuses to supervise a run another kind of host started', async () => {
+  it('leaves a run another kind of host started to that host: supervise, sweep', async () => {
     const spec = TeamSpecSchema.parse({
       id: 'elsewhere',
       name: 'Elsewhere',
@@ -135,5 +135,12 @@ describe('team --version and run supervise', () => {
     const refused = await team(['run', 'supervise', state.runId]);
     expect(errorCode(refused)).toBe('HOST_MISMATCH');
     expect(readStateFile(home, state.runId).status).toBe('active');
+    // Its host cleaned it up; sweeping it is left to that host unless --all-hosts.
+    await transitionRun(home, state.runId, 'deleting');
+    await transitionRun(home, state.runId, 'deleted');
+    const kept = await team(['run', 'sweep']);
+    expect(kept.json().report).toMatchObject({ removed: [], skipped: [{ runId: state.runId }] });
+    const swept = await team(['run', 'sweep', '--all-hosts']);
+    expect(swept.json().report).toMatchObject({ removed: [{ runId: state.runId }] });
   });
 });
