@@ -16,7 +16,13 @@ interface Access {
  * is imported only when that command runs, so start-up loads no more than it needs.
  */
 export async function main(argv: readonly string[]): Promise<number> {
-  if (argv[2] === '--version' || argv[2] === '-V') {
+  // `team --version` (and `-V`, with or without `--json`) only as the whole command line:
+  // a program-wide option would take `team artifact get … --version 2` for itself.
+  const flags = argv.slice(2);
+  if (
+    flags.some((flag) => flag === '--version' || flag === '-V') &&
+    flags.every((flag) => flag === '--version' || flag === '-V' || flag === '--json')
+  ) {
     const { printVersion } = await import('./version.js');
     return printVersion(argv.includes('--json'));
   }
@@ -71,7 +77,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 
   program
     .description('Run and steer teams of coding agents from the shell.')
-    .option('-V, --version', 'print the version of the team command')
+    .addHelpText('after', '\nteam --version prints the version of the team command.')
     .showHelpAfterError(false)
     .exitOverride()
     // Parse errors are printed once, by the failure printer below.

@@ -113,7 +113,7 @@ describe('team --version and run supervise', () => {
       await readFile(path.resolve(import.meta.dirname, '../../../package.json'), 'utf8'),
     ) as { version: string };
     expect(version.stdout.trim()).toBe(pkg.version);
-    expect((await runCli(['--version', '--json'])).json()).toEqual({
+    expect((await runCli(['--json', '--version'])).json()).toEqual({
       ok: true,
       version: pkg.version,
     });
