@@ -107,10 +107,10 @@ describe('team commands against a real run', () => {
       'Please run the tests',
       '--json',
     ]);
-    expect(sent.json()).toMatchObject({ ok: true, from: 'lead', delivered: ['tester'] });
+    expect(sent.json()).toMatchObject({ ok: true, from: 'user', delivered: ['tester'] });
     const inbox = await runCli(['inbox', '--json'], asMember('tester'));
     const messages = inbox.json().messages as { messageId: string; from: string; body: string }[];
-    expect(messages).toMatchObject([{ from: 'lead', body: 'Please run the tests' }]);
+    expect(messages).toMatchObject([{ from: 'user', body: 'Please run the tests' }]);
     const acked = await runCli(['ack', messages[0]?.messageId ?? '', '--json'], asMember('tester'));
     expect(acked.json()).toMatchObject({ ok: true, member: 'tester' });
     const waiting = runCli(['inbox', '--wait', '10', '--ack', '--json'], asMember('tester'));

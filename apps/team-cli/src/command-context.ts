@@ -69,9 +69,19 @@ export async function listRunIds(home: string): Promise<string[]> {
   }
 }
 
+const RUN_ID_CHARS = /^[0-9a-fA-F-]+$/;
+
+function someRuns(ids: readonly string[]): string {
+  const shown = ids.slice(0, 5).map((id) => id.slice(0, 8));
+  return `${shown.join(', ')}${ids.length > shown.length ? `, … (${ids.length} in all)` : ''}`;
+}
+
 /**
  * Resolves a run named on the command line: a full id or a unique prefix of at least four
  * characters. A member may name only its own run (or none); anything else is refused.
+ * Each refusal names the real problem: no runs at all, something that is not a run id
+ * (often the next argument, when the run was left out), a prefix too short, or one that
+ * matches no run or several.
  */
 export async function resolveRunId(
   context: CommandContext,
@@ -88,15 +98,31 @@ export async function resolveRunId(
   if (given === undefined) throw new UsageError('Name a run (its id or a unique prefix).');
   const ids = await listRunIds(context.home);
   if (ids.includes(given)) return given;
+  const { TeamkitError } = await import('@teamkit/team-core');
+  if (ids.length === 0) {
+    throw new TeamkitError(
+      'RUN_NOT_FOUND',
+      `There are no runs in ${context.home}, so "${given}" names none; start one with \`team run start <team>\`.`,
+      { details: { runId: given, home: context.home } },
+    );
+  }
+  if (!RUN_ID_CHARS.test(given)) {
+    throw new TeamkitError(
+      'RUN_NOT_FOUND',
+      `"${given}" is not a run id: outside a member, name the run first (its id or a unique prefix of at least ${MIN_PREFIX} characters). Runs here: ${someRuns(ids)}.`,
+      { details: { runId: given, runs: ids } },
+    );
+  }
   if (given.length < MIN_PREFIX) {
     throw new UsageError(`A run prefix needs at least ${MIN_PREFIX} characters: "${given}".`);
   }
   const matches = ids.filter((id) => id.startsWith(given));
-  const { TeamkitError } = await import('@teamkit/team-core');
   if (matches.length === 0) {
-    throw new TeamkitError('RUN_NOT_FOUND', `No team run matches "${given}" in ${context.home}.`, {
-      details: { runId: given },
-    });
+    throw new TeamkitError(
+      'RUN_NOT_FOUND',
+      `No run in ${context.home} starts with "${given}". Runs here: ${someRuns(ids)} (\`team run list\`).`,
+      { details: { runId: given, runs: ids } },
+    );
   }
   if (matches.length > 1) {
     throw new TeamkitError(
@@ -117,7 +143,14 @@ export function splitRunArgument(
   context: CommandContext,
   args: readonly string[],
   needed: number,
+  usage?: string,
 ): { run: string | undefined; rest: string[] } {
+  if (context.memberRun === undefined && args.length <= needed && usage !== undefined) {
+    // The user left the run out: say so, instead of reading the first argument as a run.
+    throw new UsageError(
+      `Name the run first: ${usage} (outside a member, commands act in the run you name).`,
+    );
+  }
   if (context.memberRun === undefined || args.length > needed) {
     const [run, ...rest] = args;
     return { run, rest };
@@ -126,15 +159,43 @@ export function splitRunArgument(
 }
 
 /**
+ * Splits positional arguments whose run is optional for a member and whose other
+ * arguments may be left out too (`team shutdown request [run] [member]`): the user always
+ * names the run first (`usage` says how when it is missing); inside a member, a leading
+ * argument is the run only when it names one of the home's runs.
+ */
+export async function splitOptionalRun(
+  context: CommandContext,
+  args: readonly string[],
+  usage: string,
+): Promise<{ run: string | undefined; rest: string[] }> {
+  if (context.memberRun === undefined) {
+    const [run, ...rest] = args;
+    if (run === undefined) {
+      throw new UsageError(
+        `Name the run first: ${usage} (outside a member, commands act in the run you name).`,
+      );
+    }
+    return { run, rest };
+  }
+  const first = args[0];
+  if (first !== undefined && first.length >= MIN_PREFIX) {
+    const runs = await listRunIds(context.home);
+    if (runs.some((id) => id.startsWith(first))) return { run: first, rest: args.slice(1) };
+  }
+  return { run: undefined, rest: [...args] };
+}
+
+/**
  * The client the caller acts through: its own member (identity verified when the context
- * was made), or the lead for the user. It waits for locks as long as the `lock.timeoutMs`
- * setting of the home's config says.
+ * was made), or, for anyone else, the user (`user`), who has an inbox of its own and the
+ * lead's rights. It waits for locks as long as the `lock.timeoutMs` setting of the home's
+ * config says.
  */
 export async function callerClient(context: CommandContext, runId: string): Promise<MemberClient> {
-  const { createMemberClient, readRunState, requireLead } = await import('@teamkit/team-core');
+  const { createMemberClient, USER_PARTICIPANT } = await import('@teamkit/team-core');
   const { loadCliSettings } = await import('./cli-settings.js');
   const lock = { timeoutMs: (await loadCliSettings(context))['lock.timeoutMs'] };
-  const member =
-    context.member ?? requireLead(await readRunState(context.home, runId, { lock })).name;
+  const member = context.member ?? USER_PARTICIPANT;
   return createMemberClient({ home: context.home, runId, member, lock });
 }

@@ -16,6 +16,16 @@ interface Access {
  * is imported only when that command runs, so start-up loads no more than it needs.
  */
 export async function main(argv: readonly string[]): Promise<number> {
+  // `team --version` (and `-V`, with or without `--json`) only as the whole command line:
+  // a program-wide option would take `team artifact get … --version 2` for itself.
+  const flags = argv.slice(2);
+  if (
+    flags.some((flag) => flag === '--version' || flag === '-V') &&
+    flags.every((flag) => flag === '--version' || flag === '-V' || flag === '--json')
+  ) {
+    const { printVersion } = await import('./version.js');
+    return printVersion(argv.includes('--json'));
+  }
   let exitCode = 0;
   const program = new Command('team');
   const json = argv.includes('--json');
@@ -67,6 +77,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 
   program
     .description('Run and steer teams of coding agents from the shell.')
+    .addHelpText('after', '\nteam --version prints the version of the team command.')
     .showHelpAfterError(false)
     .exitOverride()
     // Parse errors are printed once, by the failure printer below.
@@ -106,6 +117,12 @@ export async function main(argv: readonly string[]): Promise<number> {
       .option('--no-tmux', 'run members in the background even inside tmux')
       .option('--agent-cmd <template>', 'argv template of each member process')
       .option('--project <dir>', 'also see the project teams of <dir>')
+      .option('--goal <text>', 'what the run is for; it completes only when its criteria are met')
+      .option(
+        '--criterion <text>',
+        'an acceptance criterion of the goal (repeat for more)',
+        (value: string, previous: string[] = []) => [...previous, value],
+      )
       .option('--attach', 'supervise the run in the foreground until it ends'),
   ).action(
     act(async () => (await import('./commands/run/index.js')).runStartCommand, {
@@ -143,11 +160,18 @@ export async function main(argv: readonly string[]): Promise<number> {
       .command('supervise <run>')
       .description('keep a run going: start waiting members, stop approved ones'),
   ).action(act(async () => (await import('./commands/run/index.js')).runSuperviseCommand));
-  common(run.command('sweep').description('remove the folders of finished runs')).action(
+  common(
+    run
+      .command('sweep')
+      .description('remove the folders of finished runs (of runs this CLI hosts)')
+      .option('--all-hosts', 'also the runs other hosts (OpenCode, …) started'),
+  ).action(
     act(async () => (await import('./commands/run/index.js')).runSweepCommand, {
       userOnly: 'sweep finished runs',
     }),
   );
+  const { registerLifecycleCommands } = await import('./register-lifecycle-commands.js');
+  registerLifecycleCommands({ program, run, act: (load) => act(load), common });
 
   common(
     program

@@ -15,4 +15,9 @@ export const TEAM_COMMAND_VOCABULARY: TeamToolVocabulary = {
   createTask: '`team task create "<subject>" --description "<text>" [--blocked-by <id>]`',
   approveTask: '`team task approve <id>`',
   requestChanges: '`team task request-changes <id> --note "<what to change>"`',
+  requestShutdown: "`team shutdown request <name>` (or `team shutdown request '*'` for everyone)",
+  approveShutdown: '`team shutdown approve`',
+  rejectShutdown: '`team shutdown reject --reason "<why>"`',
+  attachEvidence:
+    '`team run criteria evidence <criterion> --task <id>` (or `--commit <sha>`, `--message <id>`)',
 };

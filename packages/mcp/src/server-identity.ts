@@ -9,6 +9,7 @@ import {
   readRunState,
   resolveTeamkitHome,
   TeamkitError,
+  USER_PARTICIPANT,
   verifyMemberCredential,
 } from '@teamkit/team-core';
 import type { TeamToolCaller } from '@teamkit/team-core/tools';
@@ -177,7 +178,7 @@ export function noRun(): TeamkitError {
 /**
  * Authenticates the server's identity against its run, as it is now: a member's secret
  * (`TEAMKIT_TOKEN`) must match the hash the run recorded for it, and the member must be
- * on the roster and not terminated (`IDENTITY_MISMATCH`); the user acts through the lead.
+ * on the roster and not terminated (`IDENTITY_MISMATCH`); the user acts as `user`.
  * The one place a call's identity is decided.
  */
 export async function authenticateIdentity(
@@ -235,10 +236,10 @@ export async function authenticateIdentity(
         details: { runId },
       });
     }
-    // The user acts with the lead's rights, through the lead's client, as the CLI does.
+    // The user acts as itself (`user`: its own inbox, the lead's rights), as the CLI does.
     return {
       caller: { kind: 'user', runId },
-      client: clientFor(runId, lead),
+      client: clientFor(runId, USER_PARTICIPANT),
       state,
     };
   }

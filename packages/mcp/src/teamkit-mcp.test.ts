@@ -37,9 +37,11 @@ describe('tools/list', () => {
       'approve_shutdown',
       'reject_shutdown',
       'permission_request',
+      'permission_list',
       'artifact_put',
       'artifact_get',
       'artifact_list',
+      'run_report',
     ]);
     const lead = await listed(run.memberEnv('lead'), ['--tools', 'all']);
     expect(lead).toEqual(
@@ -182,6 +184,28 @@ describe('tools/call, every tool: a happy path and a refused call', () => {
       requestId: (asked.data as { request: { id: string } }).request.id,
       decision: 'approved',
     });
+    const requests = await ok(writer, 'permission_list', { pending: false });
+    expect(requests.data).toMatchObject({ requests: [{ member: 'writer', status: 'approved' }] });
+    await refused(writer, 'permission_list', { pending: 'yes' }, 'INVALID_INPUT');
+
+    const goal = await ok(lead, 'goal_set', { goal: 'Ship', criteria: ['the spec is approved'] });
+    expect(goal.text).toContain('the spec is approved');
+    await refused(shared, 'goal_set', { goal: 'Other', asMember: 'writer' }, 'NOT_LEAD');
+    const met = await ok(lead, 'criterion_evidence', { criterion: '1', kind: 'task', ref: '1' });
+    expect(met.data).toMatchObject({ unmet: [] });
+    await refused(
+      lead,
+      'criterion_evidence',
+      { criterion: '1', kind: 'task', ref: '99' },
+      'UNKNOWN_TASK',
+    );
+    expect((await ok(writer, 'run_report')).text).toContain('Write the spec');
+    await refused(writer, 'run_report', { extra: true, asMember: 'lead' }, 'PERMISSION_DENIED');
+    await refused(shared, 'run_merge', { dryRun: true, asMember: 'writer' }, 'NOT_LEAD');
+    // This run has no repository; merging real branches is proven by team-core's
+    // integration test and the CLI's run-lifecycle test, which have one.
+    await refused(lead, 'run_merge', { dryRun: true }, 'INVALID_INPUT');
+    covered.add('run_merge');
 
     const published = await ok(writer, 'artifact_put', { name: 'design', body: '# Design' });
     expect((published.data as { artifact: { revision: number } }).artifact.revision).toBe(1);

@@ -97,7 +97,7 @@ describe.skipIf(!HAS_PROC)('every command against every planted file', () => {
           const w1 = world.env(runId, 'w1');
           const created = await world.team(['task', 'create', runId, 'A task', '--json']);
           const taskId = (created.json().task as { id: string }).id;
-          const sent = await world.team(['send', '--to', 'lead', 'for the lead', '--json'], w1);
+          const sent = await world.team(['send', '--to', 'user', 'for the user', '--json'], w1);
           const messageId = sent.json().messageId as string;
           const project = path.join(world.root, `project-${runId.slice(0, 8)}`);
           await mkdir(project);

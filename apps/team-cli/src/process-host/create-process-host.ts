@@ -80,6 +80,9 @@ export interface ProcessHost extends TeamHostV1 {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The host kind the process host records in every run it starts (`state.hostId`). */
+export const PROCESS_HOST_ID = 'process';
+
 /**
  * Creates the host that runs every member as an operating-system process: the agent
  * command runs in the member's folder with the `TEAMKIT_*` environment, detached in its
@@ -116,7 +119,7 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
 
   const host: ProcessHost = {
     specificationVersion: TEAM_HOST_SPECIFICATION_VERSION,
-    hostId: 'process',
+    hostId: PROCESS_HOST_ID,
     started,
     commandFor,
     async spawnMember(input) {

@@ -8,7 +8,7 @@ export {
   scriptedAgentPath,
 } from './agent-command.js';
 export type { ProcessHost, ProcessHostOptions, ProcessMember } from './create-process-host.js';
-export { createProcessHost } from './create-process-host.js';
+export { createProcessHost, PROCESS_HOST_ID } from './create-process-host.js';
 export type { Handoff, TakenHandoffs, WaitingMarker } from './member-presence.js';
 export {
   dropHandoff,

@@ -5,6 +5,7 @@ import {
   type LockOptions,
   type MemberStatus,
   readRunState,
+  settleRun,
   type TeamRuntime,
   transitionMember,
   updateRunState,
@@ -27,7 +28,10 @@ export interface SuperviseRunOptions {
   log?: (line: string) => void;
 }
 
-/** Why {@link superviseRun} returned. */
+/**
+ * Why {@link superviseRun} returned: the run `finished` (it is now `completed`), was
+ * `stopped` (or otherwise stopped working), or the signal `aborted` supervision.
+ */
 export type SuperviseOutcome = 'finished' | 'stopped' | 'aborted';
 
 const WORKING: readonly MemberStatus[] = ['running', 'idle'];
@@ -36,8 +40,9 @@ const WORKING: readonly MemberStatus[] = ['running', 'idle'];
  * Keeps a run of process members going, since nobody reports them idle: a member whose
  * process waits for mail counts as idle (so the parallel bound lets others start), a
  * member whose process died is marked errored and its tasks go back, approved shutdowns
- * are stopped, and waiting members start. Returns when every member is done, when the
- * run was stopped, or when `signal` aborts.
+ * are stopped, and waiting members start. Returns when the run completed (every member
+ * done, the lead's process ended, every criterion met or waived), when the run was
+ * stopped, or when `signal` aborts; a run whose criteria lack evidence keeps it watching.
  */
 export async function superviseRun(options: SuperviseRunOptions): Promise<SuperviseOutcome> {
   const { runtime, runId } = options;
@@ -149,11 +154,18 @@ export async function superviseOnce(
   }
   await runtime.reconcile(runId);
   await runtime.spawnWaitingMembers(runId);
-  const after = await readRunState(home, runId, stateOptions);
-  const othersDone = after.members.every(
-    (member) => member.isLead || member.status === 'terminated' || member.status === 'errored',
-  );
-  return othersDone && leadGone ? 'finished' : undefined;
+  // The completion rule: every other member done and the lead's process ended makes the
+  // run `completed`, unless acceptance criteria lack evidence (then it keeps working and
+  // the lead and the user are told once).
+  const settled = await settleRun({
+    home,
+    runId,
+    leadEnded: leadGone,
+    actor: 'supervisor',
+    ...(lock === undefined ? {} : { lock }),
+  });
+  if (settled.outcome === 'complete') return 'finished';
+  return settled.outcome === 'not-working' ? 'stopped' : undefined;
 }
 
 function messageOf(error: unknown): string {

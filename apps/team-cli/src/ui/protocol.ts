@@ -150,7 +150,7 @@ export interface RunHeader {
   updatedAt: number;
   /** The host that runs the members (`process`, `opencode`, …). */
   host: string;
-  /** The member the user acts as (the lead). */
+  /** Who the page acts as: `user`, the person, with an inbox of its own and the lead's rights. */
   actingAs?: string;
   /** Actions this run accepts now. */
   actions: ActionName[];

@@ -1,7 +1,7 @@
 import { isTeamkitError, TeamkitError } from '../errors/index.js';
 import { describeIssues } from '../schema/describe-issues.js';
 import { type Artifact, ArtifactNameSchema, ArtifactSchema } from '../schema/index.js';
-import { findMember, readRunState, WRITABLE_RUN_STATUSES } from '../state/index.js';
+import { findParticipant, readRunState, WRITABLE_RUN_STATUSES } from '../state/index.js';
 import {
   createDocument,
   createFileStore,
@@ -116,7 +116,7 @@ export function createRunArtifacts(options: RunArtifactsOptions): RunArtifacts {
         );
       }
       const state = await readRunState(home, runId);
-      const member = findMember(state, author);
+      const member = findParticipant(state, author);
       if (member.status === 'terminated' || !WRITABLE_RUN_STATUSES.includes(state.status)) {
         throw new TeamkitError(
           'RUN_NOT_ACTIVE',

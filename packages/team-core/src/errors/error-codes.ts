@@ -49,7 +49,8 @@ export const TEAMKIT_ERROR_CODES = {
   RUN_NOT_FOUND: { kind: 'not_found', description: 'No team run with that id exists.' },
   RUN_NOT_ACTIVE: {
     kind: 'refused',
-    description: 'The run is deleting, deleted, failed or orphaned and accepts no writes.',
+    description:
+      'The run is completed, deleting, deleted, failed or orphaned and accepts no writes.',
   },
   UNKNOWN_MEMBER: { kind: 'not_found', description: 'The team has no member with that name.' },
   UNKNOWN_RECIPIENT: {
@@ -70,6 +71,14 @@ export const TEAMKIT_ERROR_CODES = {
     description: 'The team policy allows broadcast to the lead only.',
   },
   UNKNOWN_MESSAGE: { kind: 'not_found', description: 'No message with that id is in the inbox.' },
+  UNKNOWN_REQUEST: {
+    kind: 'not_found',
+    description: 'No shutdown or permission request with that id is in the run.',
+  },
+  UNKNOWN_CRITERION: {
+    kind: 'not_found',
+    description: "The run's goal has no acceptance criterion with that id.",
+  },
 
   UNKNOWN_TASK: { kind: 'not_found', description: 'No task with that id exists in the run.' },
   UNKNOWN_ARTIFACT: {
@@ -104,6 +113,11 @@ export const TEAMKIT_ERROR_CODES = {
     kind: 'conflict',
     description: 'The worktree path or branch is already taken.',
   },
+  MERGE_CONFLICT: {
+    kind: 'conflict',
+    description:
+      'Merging work conflicts with what is already there; the merge was aborted and nothing changed.',
+  },
   WORKTREE_HAS_UNSAVED_WORK: {
     kind: 'refused',
     description: 'The worktree is dirty or its branch has unmerged, unpushed commits.',
@@ -116,6 +130,10 @@ export const TEAMKIT_ERROR_CODES = {
     description: 'The host does not implement an optional capability that was asked for.',
   },
   HOST_FAILED: { kind: 'internal', description: 'The host adapter failed to carry out a call.' },
+  HOST_MISMATCH: {
+    kind: 'refused',
+    description: 'The run is hosted by another kind of host; resume or sweep it from there.',
+  },
   PERMISSION_DENIED: { kind: 'refused', description: 'The caller may not perform this operation.' },
   IDENTITY_MISMATCH: {
     kind: 'refused',

@@ -80,7 +80,7 @@ export async function acknowledgeMessages(
   messageIds: readonly string[],
 ): Promise<AcknowledgeOutcome> {
   assertMessageIds(messageIds);
-  await stateForInbox(parts, member, true);
+  await stateForInbox(parts, member, 'acknowledge');
   const outcome: AcknowledgeOutcome = { acknowledged: [], alreadyProcessed: [], missing: [] };
   if (messageIds.length === 0) return outcome;
   const moved = await parts.inboxes.moveMessages(

@@ -1,5 +1,5 @@
 import { TeamkitError } from '../errors/index.js';
-import { findMember } from '../state/run-members.js';
+import { findParticipant } from '../state/run-members.js';
 import type { MailboxParts } from './mailbox-parts.js';
 
 /** The outcome of {@link reclaimStaleReservations}. */
@@ -27,7 +27,7 @@ export async function reclaimStaleReservations(
   }
   const { run, inboxes } = parts;
   const state = await run.writableState();
-  if (member !== undefined) findMember(state, member);
+  if (member !== undefined) findParticipant(state, member);
   const members = member !== undefined ? [member] : await inboxes.listInboxOwners();
   const cutoff = run.now() - olderThanMs;
   const outcome: ReclaimOutcome = { reclaimed: [], removedTempFiles: 0 };

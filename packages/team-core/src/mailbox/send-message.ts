@@ -7,7 +7,8 @@ import {
   MessageSchema,
   type RuntimeState,
 } from '../schema/index.js';
-import { findMember, isActiveMember } from '../state/run-members.js';
+import { TEAMKIT_SENDER, USER_PARTICIPANT } from '../schema/names.js';
+import { findParticipant, isActiveMember, userParticipant } from '../state/run-members.js';
 import { serializeDocument } from '../storage/index.js';
 import { assertMessageIds } from './inbox-layout.js';
 import type { MailboxParts } from './mailbox-parts.js';
@@ -15,7 +16,10 @@ import type { MailboxParts } from './mailbox-parts.js';
 /** What a member sends. `from` is the authenticated caller the host passes in. */
 export interface SendMessageInput {
   from: string;
-  /** A member name, or `"*"` for a broadcast to every other active member. */
+  /**
+   * A member name, `user` (the person running Teamkit), or `"*"` for a broadcast to every
+   * other active member of the roster (the user gets no copy of a broadcast).
+   */
   to: string;
   kind?: MessageKind;
   body: string;
@@ -52,7 +56,11 @@ export async function sendMessage(
 ): Promise<SendMessageResult> {
   const { run } = parts;
   const state = await run.writableState();
-  const sender = findMember(state, input.from);
+  // Teamkit's own notices come from `teamkit`, which has no rights but to send.
+  const sender =
+    input.from === TEAMKIT_SENDER
+      ? { ...userParticipant(), name: TEAMKIT_SENDER, isLead: false }
+      : findParticipant(state, input.from);
   const messageId = (input.messageId ?? parts.newId()).toLowerCase();
   const isBroadcast = input.to === BROADCAST;
   const candidate = {
@@ -172,7 +180,10 @@ async function copyFailure(
 }
 
 function directRecipient(state: RuntimeState, to: string): string {
-  const valid = state.members.filter((m) => m.status !== 'terminated').map((m) => m.name);
+  const valid = [
+    ...state.members.filter((m) => m.status !== 'terminated').map((m) => m.name),
+    USER_PARTICIPANT,
+  ];
   if (!valid.includes(to)) {
     throw new TeamkitError(
       'UNKNOWN_RECIPIENT',

@@ -7,11 +7,16 @@ export type { TeardownProblem, TeardownStep } from './internal/teardown.js';
 export type { MemberClient, MemberClientOptions, MemberMessageInput } from './member-client.js';
 export { createMemberClient } from './member-client.js';
 export { MEMBER_CLIENT_VOCABULARY } from './member-client-vocabulary.js';
+export type { EvidenceClaim } from './member-goal.js';
+export type { ShutdownRequestOutcome, ShutdownRequestRecord } from './member-shutdown.js';
+export { EVERY_MEMBER } from './member-shutdown.js';
 export { renderMessages } from './render-messages.js';
 export type { MemberStatusLine, RunStatusOptions, RunStatusReport } from './run-status.js';
 export { collectRunStatus } from './run-status.js';
 export type { SessionMember } from './session-index.js';
 export { findSessionMember } from './session-index.js';
+export type { SettleRunOptions } from './settle-run.js';
+export { settleRun } from './settle-run.js';
 export type {
   DeliverInput,
   DeliveryOutcome,

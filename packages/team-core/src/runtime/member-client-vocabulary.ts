@@ -15,7 +15,9 @@ export const MEMBER_CLIENT_VOCABULARY: TeamToolVocabulary = {
   createTask: '`createTask({ subject, description, blockedBy })`',
   approveTask: '`approveTask(id)`',
   requestChanges: '`requestChanges(id, note)`',
-  requestShutdown: '`requestShutdown(member, reason)`',
+  requestShutdown:
+    '`requestShutdown(member, reason)` (or `requestShutdown("*", reason)` for everyone)',
   approveShutdown: '`approveShutdown()`',
   rejectShutdown: '`rejectShutdown(reason)`',
+  attachEvidence: '`attachEvidence(criterionId, { kind, ref })`',
 };

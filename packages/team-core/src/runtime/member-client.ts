@@ -6,7 +6,10 @@ import {
   type RunArtifacts,
 } from '../artifacts/index.js';
 import { TeamkitError } from '../errors/index.js';
+import { type MergeRunWorkReport, mergeRunWork } from '../integration/merge-run-work.js';
+import { conflictReason, syncWithBlockers } from '../integration/sync-blockers.js';
 import { createMailbox, type Mailbox, type SendMessageResult } from '../mailbox/index.js';
+import { collectRunReport, type RunReport } from '../report/collect-run-report.js';
 import type {
   Artifact,
   Message,
@@ -17,14 +20,13 @@ import type {
   Task,
 } from '../schema/index.js';
 import {
-  answerShutdown,
   decidePermission,
   findLead,
+  hasLeadRights,
   type PermissionDecision,
   type PermissionRequestInput,
   readRunState,
   requestPermission,
-  requestShutdown,
 } from '../state/index.js';
 import type { LockOptions, PathStore } from '../storage/index.js';
 import {
@@ -34,14 +36,27 @@ import {
   type TaskList,
   type TaskListing,
 } from '../tasklist/index.js';
+import { createGitRunner, type GitRunner } from '../worktree/git-runner.js';
+import { type EvidenceClaim, goalOperations } from './member-goal.js';
+import {
+  answerOwnShutdown,
+  requestShutdowns,
+  type ShutdownRequestOutcome,
+  type ShutdownRequestRecord,
+} from './member-shutdown.js';
 
 /** Where a member client acts and the seams it uses. */
 export interface MemberClientOptions {
   home: string;
   runId: string;
-  /** The authenticated member: set by the host (session, process environment), never by an agent. */
+  /**
+   * The authenticated member, or `user` for the person running Teamkit (who acts with
+   * the lead's rights): set by the host (session, process environment), never by an agent.
+   */
   member: string;
   store?: PathStore;
+  /** The git seam for recording task work and bringing worktrees up to date. */
+  git?: GitRunner;
   now?: () => number;
   newId?: () => string;
   lock?: LockOptions;
@@ -95,17 +110,38 @@ export interface MemberClient {
   releaseTask(id: string): Promise<Task>;
   deleteTask(id: string, reason?: string): Promise<Task>;
   reassignTask(id: string, owner: string): Promise<Task>;
-  /** Lead only: asks `target` to shut down (records the request and mails it). */
-  requestShutdown(target: string, reason?: string): Promise<void>;
-  /** Approves this member's open shutdown request and tells the requester. */
-  approveShutdown(): Promise<void>;
+  /**
+   * Lead and user only: asks `target` to shut down, or with `"*"` every member still
+   * working but the lead (records each request and mails it, carrying its id).
+   */
+  requestShutdown(target: string, reason?: string): Promise<ShutdownRequestOutcome>;
+  /**
+   * Approves this member's open shutdown request (`requestId`, when given, must name it)
+   * and tells the requester.
+   */
+  approveShutdown(requestId?: string): Promise<ShutdownRequestRecord>;
   /** Rejects this member's open shutdown request with a reason and tells the requester. */
-  rejectShutdown(reason: string): Promise<void>;
+  rejectShutdown(reason: string, requestId?: string): Promise<ShutdownRequestRecord>;
+  /** Lead and user: gives the run its goal and acceptance criteria (set once; adds criteria after). */
+  setGoal(text: string, criteria?: readonly string[]): Promise<RuntimeState>;
+  /** Lead and user: adds acceptance criteria to the run's goal. */
+  addCriteria(texts: readonly string[]): Promise<RuntimeState>;
+  /** Lead and user: attaches a task, a commit or a message as evidence that a criterion is met. */
+  attachEvidence(criterionId: string, evidence: EvidenceClaim): Promise<RuntimeState>;
+  /** User only: lets the run complete without evidence for a criterion, saying why. */
+  waiveCriterion(criterionId: string, reason: string): Promise<RuntimeState>;
+  /**
+   * Lead and user: merges the approved tasks' work into the run's base branch (or
+   * `into`) in dependency order; see `mergeRunWork`.
+   */
+  mergeWork(options?: { into?: string; dryRun?: boolean }): Promise<MergeRunWorkReport>;
+  /** What the run did so far: tasks, commits, messages, turns, criteria, merges, worktrees. */
+  report(): Promise<RunReport>;
   /** The run's state as it is now. */
   state(): Promise<RuntimeState>;
   /** Records this member's request to act outside its worktree; the lead decides it. */
   requestPermission(input: Omit<PermissionRequestInput, 'member'>): Promise<PermissionRequest>;
-  /** Lead only: approves or denies a pending permission request (`PERMISSION_DENIED` otherwise). */
+  /** Lead and user: approves or denies a pending permission request (`PERMISSION_DENIED` otherwise). */
   decidePermission(
     requestId: string,
     decision: Omit<PermissionDecision, 'decidedBy'>,
@@ -118,15 +154,6 @@ export interface MemberClient {
   listArtifacts(): Promise<ArtifactListing[]>;
 }
 
-function openShutdownRequest(state: RuntimeState, member: string) {
-  return state.shutdownRequests.find(
-    (request) =>
-      request.member === member &&
-      request.approvedAt === undefined &&
-      request.rejectedAt === undefined,
-  );
-}
-
 /**
  * Creates the client of one authenticated member. The member must belong to the run
  * (`UNKNOWN_MEMBER` otherwise, checked on each call against the current roster).
@@ -135,7 +162,8 @@ export function createMemberClient(options: MemberClientOptions): MemberClient {
   const { home, runId, member } = options;
   const seams = { home, runId, store: options.store, now: options.now, lock: options.lock };
   const mailbox = createMailbox({ ...seams, newId: options.newId });
-  const tasks = createTaskList(seams);
+  const git = options.git ?? createGitRunner();
+  const tasks = createTaskList({ ...seams, git });
   const stateOptions = {
     store: options.store,
     now: options.now,
@@ -150,41 +178,36 @@ export function createMemberClient(options: MemberClientOptions): MemberClient {
     return artifacts;
   };
 
-  const requireLead = async (operation: string) => {
-    const state = await readState();
-    const lead = findLead(state);
-    if (lead?.name !== member) {
-      throw new TeamkitError(
-        'NOT_LEAD',
-        `Only the lead (${lead?.name ?? 'none'}) may ${operation}.`,
-        {
-          details: { member, lead: lead?.name, operation },
-        },
-      );
-    }
-    return state;
+  const shutdownParts = {
+    home,
+    runId,
+    caller: member,
+    mailbox,
+    stateOptions: { ...stateOptions, ...(options.newId ? { newId: options.newId } : {}) },
   };
+  const goals = goalOperations({ home, runId, caller: member, tasks, git, stateOptions });
 
-  const answer = async (approve: boolean, reason?: string) => {
-    const before = await readState();
-    const request = openShutdownRequest(before, member);
-    if (request === undefined) {
-      throw new TeamkitError(
-        'INVALID_TRANSITION',
-        `${member} has no open shutdown request to ${approve ? 'approve' : 'reject'}.`,
-        { details: { member } },
-      );
+  // A task whose blockers are done starts from their work: it is merged into the owner's
+  // worktree first; a conflict blocks the task with the reason instead of failing silently.
+  const bringUpToDate = async (task: Task): Promise<Task> => {
+    if (task.blockedBy.length === 0 || task.owner !== member) return task;
+    const outcome = await syncWithBlockers({ git, state: await readState(), tasks, member, task });
+    if (outcome.conflict === undefined) return task;
+    const reason = conflictReason(outcome.conflict);
+    const blocked = await tasks.setTaskStatus(member, task.id, 'blocked', { reason });
+    const lead = findLead(await readState());
+    if (lead !== undefined && lead.name !== member) {
+      await mailbox
+        .sendMessage({
+          from: member,
+          to: lead.name,
+          kind: 'task_update',
+          summary: `task ${task.id} blocked: merge conflict`,
+          body: `Task ${task.id} is blocked. ${reason}`,
+        })
+        .catch(() => undefined);
     }
-    await answerShutdown(home, runId, member, { approve, reason }, stateOptions);
-    await mailbox.sendMessage({
-      from: member,
-      to: request.requester,
-      kind: approve ? 'shutdown_approved' : 'shutdown_rejected',
-      body: approve
-        ? `${member} approves the shutdown.`
-        : `${member} rejects the shutdown: ${reason ?? ''}`,
-      summary: approve ? 'shutdown approved' : 'shutdown rejected',
-    });
+    return blocked;
   };
 
   return {
@@ -215,8 +238,12 @@ export function createMemberClient(options: MemberClientOptions): MemberClient {
     listTasks: (filter) => tasks.listTasks(filter),
     readyTasks: () => tasks.readyTasks(),
     getTask: (id) => tasks.getTask(id),
-    claimTask: (id) => tasks.claimTask(member, id),
-    startTask: (id) => tasks.setTaskStatus(member, id, 'in_progress'),
+    claimTask: async (id) => bringUpToDate(await tasks.claimTask(member, id)),
+    async startTask(id) {
+      const ready = await bringUpToDate(await tasks.getTask(id));
+      if (ready.status === 'blocked') return ready;
+      return tasks.setTaskStatus(member, id, 'in_progress');
+    },
     completeTask: (id) => tasks.setTaskStatus(member, id, 'completed'),
     submitForReview: (id) => tasks.setTaskStatus(member, id, 'in_review'),
     approveTask: (id) => tasks.setTaskStatus(member, id, 'approved'),
@@ -227,29 +254,38 @@ export function createMemberClient(options: MemberClientOptions): MemberClient {
     releaseTask: (id) => tasks.setTaskStatus(member, id, 'pending'),
     deleteTask: (id, reason) => tasks.deleteTask(member, id, reason),
     reassignTask: (id, owner) => tasks.reassignTask(member, id, owner),
-    async requestShutdown(target, reason) {
-      if (typeof target !== 'string') {
-        throw new TeamkitError('INVALID_INPUT', 'The member to shut down is named by a string.', {
-          details: { target: typeof target },
-        });
+    requestShutdown: (target, reason) => requestShutdowns(shutdownParts, target, reason),
+    approveShutdown: (requestId) =>
+      answerOwnShutdown(shutdownParts, true, requestId === undefined ? {} : { requestId }),
+    rejectShutdown: (reason, requestId) =>
+      answerOwnShutdown(shutdownParts, false, {
+        reason,
+        ...(requestId === undefined ? {} : { requestId }),
+      }),
+    async mergeWork(mergeOptions = {}) {
+      const state = await readState();
+      if (!hasLeadRights(state, member)) {
+        throw new TeamkitError(
+          'NOT_LEAD',
+          `Only the lead (${findLead(state)?.name ?? 'none'}) and the user may merge the run's work.`,
+          { details: { member, operation: 'merge' } },
+        );
       }
-      await requireLead(`ask ${target} to shut down`);
-      await requestShutdown(
+      return mergeRunWork({
         home,
         runId,
-        { member: target, requester: member, reason },
-        stateOptions,
-      );
-      await mailbox.sendMessage({
-        from: member,
-        to: target,
-        kind: 'shutdown_request',
-        body: reason ?? 'Please finish or hand off your work, then approve the shutdown.',
-        summary: 'shutdown requested',
+        by: member,
+        git,
+        ...stateOptions,
+        ...(mergeOptions.into === undefined ? {} : { into: mergeOptions.into }),
+        ...(mergeOptions.dryRun === undefined ? {} : { dryRun: mergeOptions.dryRun }),
       });
     },
-    approveShutdown: () => answer(true),
-    rejectShutdown: (reason) => answer(false, reason),
+    report: () => collectRunReport({ home, runId, git, ...stateOptions }),
+    setGoal: goals.setGoal,
+    addCriteria: goals.addCriteria,
+    attachEvidence: goals.attachEvidence,
+    waiveCriterion: goals.waiveCriterion,
     state: readState,
     requestPermission: (input) =>
       requestPermission(

@@ -36,6 +36,8 @@ describe('renderTeamProtocol', () => {
     );
     expect(lead).toContain('create tasks with <createTask>');
     expect(lead).toContain('shut the team down with <requestShutdown>');
+    expect(lead).toContain('attach evidence to each criterion with <attachEvidence>');
+    expect(dev).toContain('or `user` for the person who started the team');
     expect(dev).toContain('You are **dev** (implementer) in team "crew", run run-1.');
     expect(dev).toContain('- lead (lead) — lead');
   });
@@ -53,7 +55,7 @@ describe('renderTeamProtocol', () => {
     const text = renderTeamProtocol(input('dev', required));
     expect(text).toContain('finish or hand off your task, then approve the shutdown.');
     expect(renderTeamProtocol(input('lead', required))).toContain(
-      'review and approve finished work, and shut the team down when the goal is met.',
+      'review and approve finished work, attach evidence to each criterion (a task, a commit or a message), and shut the team down when the goal is met.',
     );
   });
 

@@ -15,6 +15,7 @@ export const TEAM_PROTOCOL_OPERATIONS = [
   'requestShutdown',
   'approveShutdown',
   'rejectShutdown',
+  'attachEvidence',
 ] as const;
 
 /** One operation of the team protocol. */
@@ -78,11 +79,11 @@ export function renderTeamProtocol(input: TeamProtocolInput): string {
     roster,
     '',
     `- Read your mail${by(ops.readMail)}. Messages arrive as <team_message> envelopes; the same message id may arrive twice, so act on each id once.`,
-    `- Send mail${by(ops.sendMessage)}. Name recipients exactly as listed above.`,
+    `- Send mail${by(ops.sendMessage)}. Name recipients exactly as listed above, or \`user\` for the person who started the team (only for what they must know or decide).`,
     `- Find work${by(ops.listReadyTasks)}; claim it${by(ops.claimTask)}. Work only on tasks you own.`,
     `- When done, mark it${by(ops.completeTask)} and ask for review${by(ops.submitForReview)}.`,
     isLead
-      ? `- As the lead you plan: state the goal and checkable acceptance criteria, create tasks${by(ops.createTask)}, ${review}, and shut the team down${by(ops.requestShutdown)} when the goal is met.`
+      ? `- As the lead you plan: state the goal and checkable acceptance criteria, create tasks${by(ops.createTask)}, ${review}, attach evidence to each criterion${by(ops.attachEvidence)} (a task, a commit or a message), and shut the team down${by(ops.requestShutdown)} when the goal is met. The run completes once every member has shut down and you end.`
       : `- Report to ${input.lead} when you finish, are blocked, or need a decision.`,
     '- Every report uses the skeleton STATUS / CHANGES / FINDINGS / EVIDENCE / HANDOFF. "Done" needs evidence (a test run, a diff, a command and its output).',
     `- When you receive a shutdown_request, finish or hand off your task, then approve the shutdown${by(ops.approveShutdown)}${ops.rejectShutdown === undefined ? '' : ` (or reject it${by(ops.rejectShutdown)}, saying why)`}.`,

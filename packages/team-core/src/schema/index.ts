@@ -12,13 +12,32 @@ export { MESSAGE_KINDS, MessageReferenceSchema, MessageSchema } from './message.
 export {
   MemberNameSchema,
   NAME_PATTERN,
+  RESERVED_MEMBER_NAMES,
   RunIdSchema,
   TaskIdSchema,
+  TEAMKIT_SENDER,
   TeamNameSchema,
   TimestampSchema,
+  USER_PARTICIPANT,
 } from './names.js';
 export type { RunEvent } from './run-event.js';
 export { RunEventSchema } from './run-event.js';
+export type {
+  AcceptanceCriterion,
+  CriterionEvidence,
+  EvidenceKind,
+  RunGoal,
+} from './run-goal.js';
+export {
+  AcceptanceCriterionSchema,
+  CriterionEvidenceSchema,
+  CriterionIdSchema,
+  CriterionWaiverSchema,
+  EVIDENCE_KINDS,
+  RunGoalSchema,
+} from './run-goal.js';
+export type { MergedTask, RunMerge, RunMerges } from './run-merges.js';
+export { MergedTaskSchema, RunMergeSchema, RunMergesSchema } from './run-merges.js';
 export type {
   MemberStatus,
   PermissionRequest,
@@ -37,8 +56,8 @@ export {
   ShutdownRequestSchema,
   TmuxLayoutSchema,
 } from './runtime-state.js';
-export type { Task, TaskStatus } from './task.js';
-export { TASK_STATUSES, TaskSchema } from './task.js';
+export type { Task, TaskStatus, TaskWork } from './task.js';
+export { TASK_STATUSES, TaskSchema, TaskWorkSchema } from './task.js';
 export type {
   RunBounds,
   TeamMemberSpec,

@@ -14,6 +14,23 @@ const kebabName = (what: string) =>
 export const TeamNameSchema = kebabName('team name');
 /** A member name: lowercase kebab-case, 1–64 characters. */
 export const MemberNameSchema = kebabName('member name');
+
+/**
+ * The participant name of the person running Teamkit: `user` has an inbox of its own and
+ * the lead's rights in every run, but is never a spawned member, so no team may name a
+ * member `user`.
+ */
+export const USER_PARTICIPANT = 'user';
+
+/**
+ * The sender of messages Teamkit itself writes (e.g. that a run cannot complete yet).
+ * It receives nothing and cannot be claimed by an agent, so no team may name a member
+ * `teamkit` either.
+ */
+export const TEAMKIT_SENDER = 'teamkit';
+
+/** Member names no team may use: they name the user and Teamkit itself. */
+export const RESERVED_MEMBER_NAMES: readonly string[] = [USER_PARTICIPANT, TEAMKIT_SENDER];
 /** A run id: a UUID. */
 export const RunIdSchema = z.uuid();
 /** A task id: a positive decimal integer as a string ("1", "2", …). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MemberNameSchema, RunIdSchema, TeamNameSchema, TimestampSchema } from './names.js';
+import { RunGoalSchema } from './run-goal.js';
 import { TeamPolicySchema } from './team-spec.js';
 
 /** Every run status; see the state module's status machine for the allowed moves. */
@@ -7,6 +8,7 @@ export const RUN_STATUSES = [
   'creating',
   'active',
   'shutdown_requested',
+  'completed',
   'deleting',
   'deleted',
   'failed',
@@ -59,6 +61,8 @@ export type RunMember = z.infer<typeof RunMemberSchema>;
 
 /** A request that a member shut down, and how it was answered. */
 export const ShutdownRequestSchema = z.strictObject({
+  /** Given to every new request (and carried by its message); absent in files of earlier releases. */
+  id: z.uuid().optional(),
   member: MemberNameSchema,
   requester: MemberNameSchema,
   requestedAt: TimestampSchema,
@@ -111,8 +115,17 @@ export const RuntimeStateSchema = z.strictObject({
   updatedAt: TimestampSchema,
   status: z.enum(RUN_STATUSES),
   statusReason: z.string().max(4_000).optional(),
+  /** When the run became `completed`. */
+  completedAt: TimestampSchema.optional(),
+  /** What the run is for and the criteria that must be met before it completes. */
+  goal: RunGoalSchema.optional(),
   leadSessionId: z.string().max(512).optional(),
   repoRoot: z.string().optional(),
+  /**
+   * The branch the members' worktrees started from (the repository's checked-out branch,
+   * or the base ref given at start when it names a branch); `team run merge` merges into it.
+   */
+  baseBranch: z.string().max(255).optional(),
   tmuxLayout: TmuxLayoutSchema.optional(),
   members: z.array(RunMemberSchema),
   shutdownRequests: z.array(ShutdownRequestSchema).default([]),

@@ -17,6 +17,24 @@ export const TASK_STATUSES = [
 /** A task status. */
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
+/** A full git commit id (40 hex digits for SHA-1, 64 for SHA-256 repositories). */
+const CommitIdSchema = z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/, 'a full commit id');
+
+/**
+ * The work behind a task: the owner's branch and its head commit when the task was last
+ * completed or offered for review. `team run merge` merges this commit.
+ */
+export const TaskWorkSchema = z.strictObject({
+  member: MemberNameSchema,
+  branch: z.string().min(1).max(255),
+  commit: CommitIdSchema,
+  /** Changed files the owner had not committed then; they are not part of the work. */
+  uncommittedFiles: z.number().int().nonnegative().default(0),
+  recordedAt: TimestampSchema,
+});
+/** The recorded work of a task. */
+export type TaskWork = z.infer<typeof TaskWorkSchema>;
+
 /** One task as stored in `tasks/<id>.json`. */
 export const TaskSchema = z.object({
   version: z.literal(1),
@@ -33,6 +51,7 @@ export const TaskSchema = z.object({
   blockedReason: z.string().max(2_000).optional(),
   cancelledReason: z.string().max(2_000).optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
+  work: TaskWorkSchema.optional(),
   createdAt: TimestampSchema,
   updatedAt: TimestampSchema,
   claimedAt: TimestampSchema.optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MemberNameSchema, TeamNameSchema } from './names.js';
+import { MemberNameSchema, RESERVED_MEMBER_NAMES, TeamNameSchema } from './names.js';
 
 /** Limits a run enforces. */
 export const RunBoundsSchema = z.strictObject({
@@ -78,6 +78,13 @@ export const TeamSpecSchema = z
   .superRefine((spec, context) => {
     const seen = new Set<string>();
     for (const [index, member] of spec.members.entries()) {
+      if (RESERVED_MEMBER_NAMES.includes(member.name)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['members', index, 'name'],
+          message: `"${member.name}" is reserved (it names the user or Teamkit itself); rename the member`,
+        });
+      }
       if (seen.has(member.name)) {
         context.addIssue({
           code: 'custom',

@@ -23,8 +23,30 @@ export {
   recordTurn,
   startMember,
 } from './run-bounds.js';
+export type {
+  CompleteRunResult,
+  CompletionDecision,
+  CompletionFacts,
+} from './run-completion.js';
+export { completeRun, decideRunCompletion, unmetReason } from './run-completion.js';
+export type { EvidenceInput, RunGoalInput } from './run-goal.js';
+export {
+  addCriteria,
+  attachEvidence,
+  findCriterion,
+  setRunGoal,
+  unmetCriteria,
+  waiveCriterion,
+} from './run-goal.js';
 export { findLead, requireLead } from './run-lead.js';
-export { countParallelMembers, findMember } from './run-members.js';
+export {
+  countParallelMembers,
+  findMember,
+  findParticipant,
+  hasLeadRights,
+  isActiveMember,
+  userParticipant,
+} from './run-members.js';
 export type {
   CreateRunStateInput,
   MemberTransitionOptions,
@@ -40,13 +62,15 @@ export {
   transitionRun,
   updateRunState,
 } from './run-state-store.js';
-export { answerShutdown, requestShutdown } from './shutdown-requests.js';
+export type { ShutdownRequestOptions } from './shutdown-requests.js';
+export { answerShutdown, openShutdownRequest, requestShutdown } from './shutdown-requests.js';
 export type { StateOptions } from './state-options.js';
 export {
   assertMemberTransition,
   assertRunTransition,
   canTransitionMember,
   canTransitionRun,
+  FINISHED_RUN_STATUSES,
   MEMBER_TRANSITIONS,
   RUN_TRANSITIONS,
   TERMINAL_RUN_STATUSES,

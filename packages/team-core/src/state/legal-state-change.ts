@@ -56,6 +56,41 @@ export function checkStateChange(before: RuntimeState, after: RuntimeState): voi
   if (before.status !== after.status) assertRunTransition(before.status, after.status, runId);
   assertLegalMemberChanges(before, after);
   assertLegalCounterChanges(before, after);
+  assertLegalGoalChange(before, after);
+}
+
+/**
+ * A goal, once set, keeps its words; its criteria are never removed or reworded, their
+ * evidence only grows, and a waiver is never taken back. So nobody can quietly drop
+ * what the run was asked to achieve.
+ */
+function assertLegalGoalChange(before: RuntimeState, after: RuntimeState): void {
+  const runId = before.runId;
+  const old = before.goal;
+  if (old === undefined) return;
+  const next = after.goal;
+  if (next === undefined || next.text !== old.text) {
+    throw invalid("The run's goal cannot be removed or reworded once set.", { runId });
+  }
+  const nextById = new Map(next.criteria.map((criterion) => [criterion.id, criterion]));
+  for (const criterion of old.criteria) {
+    const kept = nextById.get(criterion.id);
+    if (kept === undefined || kept.text !== criterion.text) {
+      throw invalid(`Acceptance criterion ${criterion.id} cannot be removed or reworded.`, {
+        runId,
+        criterion: criterion.id,
+      });
+    }
+    const evidenceKept = criterion.evidence.every((entry, index) =>
+      isDeepStrictEqual(entry, kept.evidence[index]),
+    );
+    if (!evidenceKept || (criterion.waived !== undefined && kept.waived === undefined)) {
+      throw invalid(
+        `Acceptance criterion ${criterion.id} keeps its evidence and its waiver; they can only be added to.`,
+        { runId, criterion: criterion.id },
+      );
+    }
+  }
 }
 
 function assertLegalCounterChanges(before: RuntimeState, after: RuntimeState): void {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { TeamkitError } from '../errors/index.js';
 import type { PermissionRequest, RuntimeState } from '../schema/runtime-state.js';
 import { parseInput } from './parse-input.js';
-import { findMember } from './run-members.js';
+import { findMember, findParticipant } from './run-members.js';
 import { updateRunState } from './run-state-store.js';
 import { PermissionDecisionSchema, PermissionRequestInputSchema } from './state-inputs.js';
 import { resolveStateOptions, type StateOptions } from './state-options.js';
@@ -25,7 +25,7 @@ export interface PermissionRequestInput {
 export interface PermissionDecision {
   /** `approved` or `denied`. */
   decision: 'approved' | 'denied';
-  /** Who decides; must be the run's lead (`PERMISSION_DENIED` otherwise). */
+  /** Who decides; must be the run's lead or the user (`PERMISSION_DENIED` otherwise). */
   decidedBy: string;
   /** Why. */
   reason?: string;
@@ -86,9 +86,9 @@ export async function requestPermission(
 }
 
 /**
- * Approves or denies a pending request. Only the lead decides (`PERMISSION_DENIED`); a
- * request is decided once (`INVALID_TRANSITION`); an unknown id is `INVALID_INPUT`.
- * With `remember`, an approved path joins the member's allowlist.
+ * Approves or denies a pending request. Only the lead or the user decides
+ * (`PERMISSION_DENIED`); a request is decided once (`INVALID_TRANSITION`); an unknown id
+ * is `UNKNOWN_REQUEST`. With `remember`, an approved path joins the member's allowlist.
  */
 export async function decidePermission(
   home: string,
@@ -105,22 +105,20 @@ export async function decidePermission(
     home,
     runId,
     (draft) => {
-      const decider = findMember(draft, decision.decidedBy);
+      const decider = findParticipant(draft, decision.decidedBy);
       if (!decider.isLead) {
         throw new TeamkitError(
           'PERMISSION_DENIED',
-          `Only the lead decides permission requests; ${decision.decidedBy} is not the lead.`,
+          `Only the lead and the user decide permission requests; ${decision.decidedBy} is not the lead.`,
           { details: { runId, decidedBy: decision.decidedBy } },
         );
       }
       const request = draft.permissionRequests.find((candidate) => candidate.id === requestId);
       if (request === undefined) {
         throw new TeamkitError(
-          'INVALID_INPUT',
-          `Run ${runId} has no permission request ${requestId}.`,
-          {
-            details: { runId, requestId },
-          },
+          'UNKNOWN_REQUEST',
+          `Run ${runId} has no permission request ${requestId}; list them with \`team permission list\`.`,
+          { details: { runId, requestId } },
         );
       }
       if (request.status !== 'pending') {

@@ -191,4 +191,29 @@ describe('resume', () => {
     expect(report.problems).toHaveLength(1);
     expect((await readRunState(home, done.runId)).status).toBe('failed');
   });
+
+  it('touches only runs of its own host kind: another host’s run is skipped, or refused by name', async () => {
+    const ours = await runningTeam('s-lead');
+    const theirs = await createRunState(home, {
+      spec: makeSpec(['writer']),
+      teamSource: { scope: 'inline' },
+      hostId: 'opencode',
+      leadSessionId: 'ses_opencode_lead',
+    });
+    await transitionRun(home, theirs.runId, 'active');
+    await startMember(home, theirs.runId, 'lead', { sessionId: 'ses_opencode_lead' });
+    await startMember(home, theirs.runId, 'writer', { sessionId: 'ses_opencode_writer' });
+    // This host knows none of OpenCode's sessions: without the filter all would look dead.
+    const probe = liveness(['s-lead', 's-writer', 's-reviewer']);
+    const report = await resumeAll(home, probe, { hostId: 'test', recovery: fakeRecovery() });
+    expect(report.runs.map((entry) => entry.runId)).toEqual([ours]);
+    expect(report.skipped).toEqual([{ runId: theirs.runId, hostId: 'opencode' }]);
+    const untouched = await readRunState(home, theirs.runId);
+    expect(untouched.status).toBe('active');
+    expect(untouched.members.map((member) => member.status)).toEqual(['running', 'running']);
+    await expect(
+      resumeRun(home, theirs.runId, probe, { hostId: 'test', recovery: fakeRecovery() }),
+    ).rejects.toMatchObject({ code: 'HOST_MISMATCH' });
+    expect((await readRunState(home, theirs.runId)).status).toBe('active');
+  });
 });

@@ -1,4 +1,4 @@
-import { isTeamkitError } from '../errors/index.js';
+import { isTeamkitError, TeamkitError } from '../errors/index.js';
 import type { RunMember, RuntimeState } from '../schema/runtime-state.js';
 import { listRuns, readRunState, transitionRun, updateRunState } from './run-state-store.js';
 import { resolveStateOptions, type StateOptions } from './state-options.js';
@@ -39,6 +39,13 @@ export interface ResumeOptions extends StateOptions {
   recovery?: RecoveryActions;
   /** How long a run may stay `creating` before resume fails it. Default 10 minutes. */
   creatingTimeoutMs?: number;
+  /**
+   * The kind of host resuming (`process`, `opencode`, ...). Given, only runs that host
+   * kind started are resumed: another host's sessions are not this host's to probe, and
+   * would all look dead. `resumeRun` refuses another host's run with `HOST_MISMATCH`;
+   * `resumeAll` passes over it and lists it in `skipped`.
+   */
+  hostId?: string;
 }
 
 /** What resume found and did for one member. */
@@ -73,6 +80,8 @@ export interface ResumeAllReport {
   failed: { runId: string; error: string }[];
   /** Corrupt state files found on the way, left in place. */
   problems: { path: string; message: string }[];
+  /** Runs of another kind of host, left for that host to resume. */
+  skipped: { runId: string; hostId: string }[];
 }
 
 const DEFAULT_CREATING_TIMEOUT_MS = 10 * 60_000;
@@ -119,6 +128,13 @@ export async function resumeRun(
 ): Promise<RunResumeReport> {
   const { now } = resolveStateOptions(options);
   const state = await readRunState(home, runId, options);
+  if (options.hostId !== undefined && state.hostId !== options.hostId) {
+    throw new TeamkitError(
+      'HOST_MISMATCH',
+      `Run ${runId} is hosted by ${state.hostId}, not ${options.hostId}; resume it from there (its sessions are not this host's to check).`,
+      { details: { runId, hostId: state.hostId, resumingHost: options.hostId } },
+    );
+  }
   const report: RunResumeReport = {
     runId,
     statusBefore: state.status,
@@ -251,9 +267,14 @@ export async function resumeAll(
     runs: [],
     failed: [],
     problems: listing.problems.map(({ path, message }) => ({ path, message })),
+    skipped: [],
   };
   for (const run of listing.runs) {
     if (!RESUMED_RUN_STATUSES.includes(run.status)) continue;
+    if (options.hostId !== undefined && run.hostId !== options.hostId) {
+      report.skipped.push({ runId: run.runId, hostId: run.hostId });
+      continue;
+    }
     try {
       report.runs.push(await resumeRun(home, run.runId, liveness, options));
     } catch (error) {

@@ -1,5 +1,5 @@
 import { TeamkitError } from '../errors/index.js';
-import { MemberNameSchema } from '../schema/names.js';
+import { MemberNameSchema, RESERVED_MEMBER_NAMES } from '../schema/names.js';
 import type { RunMember, RuntimeState } from '../schema/runtime-state.js';
 import { boundExceeded } from './bound-exceeded.js';
 import { parseInput } from './parse-input.js';
@@ -189,6 +189,13 @@ export async function addMember(
     home,
     runId,
     (draft) => {
+      if (RESERVED_MEMBER_NAMES.includes(name)) {
+        throw new TeamkitError(
+          'INVALID_INPUT',
+          `"${name}" is reserved (it names the user or Teamkit itself); pick another member name.`,
+          { details: { runId, member: name } },
+        );
+      }
       if (draft.members.some((member) => member.name === name)) {
         throw new TeamkitError('INVALID_INPUT', `Run ${runId} already has a member "${name}".`, {
           details: { runId, member: name },

@@ -1,4 +1,5 @@
 import { TeamkitError } from '../errors/index.js';
+import { USER_PARTICIPANT } from '../schema/names.js';
 import type { MemberStatus, RunMember, RuntimeState } from '../schema/runtime-state.js';
 import { parseInput } from './parse-input.js';
 import { MemberArgument } from './state-inputs.js';
@@ -23,6 +24,35 @@ export function findMember(state: RuntimeState, member: string): RunMember {
     );
   }
   return found;
+}
+
+/**
+ * Finds who acts in a run: a member of its roster, or the user (`user`), who is no member
+ * of the roster but takes part with the lead's rights. The user comes back as a
+ * participant record with `isLead: true` (the rights) and `role: "user"`; it is never
+ * stored, spawned, probed for liveness or counted by a bound. Anyone else is
+ * `UNKNOWN_MEMBER`.
+ */
+export function findParticipant(state: RuntimeState, name: string): RunMember {
+  if (name === USER_PARTICIPANT) return userParticipant();
+  return findMember(state, name);
+}
+
+/** The user as a participant: lead rights, always present, no session. */
+export function userParticipant(): RunMember {
+  return {
+    name: USER_PARTICIPANT,
+    role: 'user',
+    isLead: true,
+    status: 'running',
+    pendingDeliveryIds: [],
+    turns: 0,
+  };
+}
+
+/** True for the user and for the run's lead: the two who may act for the whole run. */
+export function hasLeadRights(state: RuntimeState, name: string): boolean {
+  return name === USER_PARTICIPANT || state.members.some((m) => m.name === name && m.isLead);
 }
 
 /** True when the member takes part in broadcasts and may own open work. */

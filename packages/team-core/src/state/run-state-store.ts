@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { isTeamkitError } from '../errors/index.js';
+import { USER_PARTICIPANT } from '../schema/names.js';
 import {
   type MemberStatus,
   type RunMember,
@@ -49,6 +50,8 @@ export interface CreateRunStateInput {
   leadSessionId?: string;
   /** A run id to use instead of a fresh UUID. */
   runId?: string;
+  /** What the run is for and its acceptance criteria, given by whoever started it (default the user). */
+  goal?: { text: string; criteria?: readonly string[]; by?: string };
 }
 
 /** What {@link listRuns} found: readable runs, unreadable ones, and folders without state. */
@@ -80,6 +83,22 @@ export async function createRunState(
     throw boundExceeded('maxMembers', bounds.maxMembers, spec.members.length, 'Creating the run');
   }
   const at = now();
+  const goalBy = checked.goal?.by ?? USER_PARTICIPANT;
+  const goal =
+    checked.goal === undefined
+      ? undefined
+      : {
+          text: checked.goal.text,
+          setBy: goalBy,
+          setAt: at,
+          criteria: (checked.goal.criteria ?? []).map((text, index) => ({
+            id: String(index + 1),
+            text,
+            addedBy: goalBy,
+            addedAt: at,
+            evidence: [],
+          })),
+        };
   const candidate = {
     version: 1,
     runId,
@@ -91,6 +110,7 @@ export async function createRunState(
     status: 'creating',
     leadSessionId: checked.leadSessionId,
     repoRoot: checked.repoRoot,
+    ...(goal === undefined ? {} : { goal }),
     members: spec.members.map(
       (member): RunMember => ({
         name: member.name,

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { TeamkitError } from '../errors/index.js';
 import type { RuntimeState, ShutdownRequest } from '../schema/runtime-state.js';
 import { parseInput } from './parse-input.js';
-import { findMember } from './run-members.js';
+import { findMember, findParticipant } from './run-members.js';
 import { updateRunState } from './run-state-store.js';
 import {
   MemberArgument,
@@ -10,7 +11,11 @@ import {
 } from './state-inputs.js';
 import { resolveStateOptions, type StateOptions } from './state-options.js';
 
-function openRequest(state: RuntimeState, member: string): ShutdownRequest | undefined {
+/** The member's shutdown request that is not answered yet, if any. */
+export function openShutdownRequest(
+  state: RuntimeState,
+  member: string,
+): ShutdownRequest | undefined {
   return state.shutdownRequests.find(
     (request) =>
       request.member === member &&
@@ -19,26 +24,35 @@ function openRequest(state: RuntimeState, member: string): ShutdownRequest | und
   );
 }
 
+/** Options of {@link requestShutdown}: the state options plus an id source. */
+export interface ShutdownRequestOptions extends StateOptions {
+  /** Makes request ids; defaults to random UUIDs. */
+  newId?: () => string;
+}
+
 /**
- * Records that `requester` asks `member` to shut down. A member has at most one open
- * request; asking again returns the open one.
+ * Records that `requester` (a member or the user) asks `member` to shut down. A member
+ * has at most one open request; asking again returns the open one. Resolves to the state
+ * and the open request, whose `id` the request's message carries.
  */
 export async function requestShutdown(
   home: string,
   runId: string,
   input: { member: string; requester: string; reason?: string },
-  options: StateOptions = {},
+  options: ShutdownRequestOptions = {},
 ): Promise<RuntimeState> {
   const { now } = resolveStateOptions(options);
   parseInput(ShutdownRequestInputSchema, input, 'the shutdown request');
+  const id = (options.newId ?? randomUUID)();
   return updateRunState(
     home,
     runId,
     (draft) => {
       findMember(draft, input.member);
-      findMember(draft, input.requester);
-      if (openRequest(draft, input.member) !== undefined) return draft;
+      findParticipant(draft, input.requester);
+      if (openShutdownRequest(draft, input.member) !== undefined) return draft;
       draft.shutdownRequests.push({
+        id,
         member: input.member,
         requester: input.requester,
         requestedAt: now(),
@@ -70,7 +84,7 @@ export async function answerShutdown(
     runId,
     (draft) => {
       const target = findMember(draft, member);
-      const request = openRequest(draft, member);
+      const request = openShutdownRequest(draft, member);
       if (request === undefined) {
         throw new TeamkitError(
           'INVALID_TRANSITION',

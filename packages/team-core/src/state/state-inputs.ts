@@ -40,6 +40,13 @@ export const CreateRunStateInputSchema = z.object({
   repoRoot: z.string().optional(),
   leadSessionId: z.string().optional(),
   runId: z.string().optional(),
+  goal: z
+    .object({
+      text: z.string().trim().min(1),
+      criteria: z.array(z.string().trim().min(1)).optional(),
+      by: z.string().optional(),
+    })
+    .optional(),
 });
 
 /** A run state mutation. */
@@ -100,4 +107,5 @@ export const StateOptionFieldsSchema = z.object({
   sessionId: z.string().optional(),
   creatingTimeoutMs: DurationArgument.optional(),
   failedRetentionMs: DurationArgument.optional(),
+  hostId: z.string().min(1).max(200).optional(),
 });

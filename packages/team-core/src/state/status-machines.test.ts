@@ -20,8 +20,9 @@ describe('status machines as tables', () => {
   it('matches the documented run machine exactly', () => {
     expect(RUN_TRANSITIONS).toEqual({
       creating: ['active', 'failed', 'orphaned'],
-      active: ['shutdown_requested', 'deleting', 'orphaned'],
-      shutdown_requested: ['deleting', 'active', 'orphaned'],
+      active: ['shutdown_requested', 'completed', 'deleting', 'orphaned'],
+      shutdown_requested: ['deleting', 'active', 'completed', 'orphaned'],
+      completed: ['deleting'],
       deleting: ['deleted', 'orphaned'],
       orphaned: ['deleting'],
       deleted: [],
@@ -36,6 +37,14 @@ describe('status machines as tables', () => {
       expect(canTransitionRun(to, to)).toBe(false);
     }
     for (const to of MEMBER_STATUSES) expect(canTransitionMember('terminated', to)).toBe(false);
+  });
+
+  it('lets a completed run only be cleaned up, and reaches completed only from a working run', () => {
+    expect(RUN_STATUSES.filter((to) => canTransitionRun('completed', to))).toEqual(['deleting']);
+    expect(RUN_STATUSES.filter((from) => canTransitionRun(from, 'completed')).sort()).toEqual([
+      'active',
+      'shutdown_requested',
+    ]);
   });
 
   it('only reaches terminated through shutdown_approved or errored, and every path starts pending', () => {

@@ -3,13 +3,15 @@ import type { MemberStatus, RunStatus } from '../schema/runtime-state.js';
 
 /**
  * The run status machine: every status a run may move to from each status.
- * `deleted` and `failed` are terminal. `orphaned` (the lead is gone) accepts only
- * `deleting`, so an orphaned run can still be cleaned up on purpose.
+ * `deleted` and `failed` are terminal. `completed` (the work is over, its results kept)
+ * accepts only `deleting`, as does `orphaned` (the lead is gone), so either can still be
+ * cleaned up on purpose.
  */
 export const RUN_TRANSITIONS: Readonly<Record<RunStatus, readonly RunStatus[]>> = {
   creating: ['active', 'failed', 'orphaned'],
-  active: ['shutdown_requested', 'deleting', 'orphaned'],
-  shutdown_requested: ['deleting', 'active', 'orphaned'],
+  active: ['shutdown_requested', 'completed', 'deleting', 'orphaned'],
+  shutdown_requested: ['deleting', 'active', 'completed', 'orphaned'],
+  completed: ['deleting'],
   deleting: ['deleted', 'orphaned'],
   orphaned: ['deleting'],
   deleted: [],
@@ -32,6 +34,17 @@ export const MEMBER_TRANSITIONS: Readonly<Record<MemberStatus, readonly MemberSt
 
 /** Run statuses that never change again; writes to such runs are refused. */
 export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['deleted', 'failed'];
+
+/**
+ * Run statuses whose work is over: no member works any more, mail and tasks take no
+ * writes. A `completed` run keeps its results (worktrees, branches, mail) until stopped.
+ */
+export const FINISHED_RUN_STATUSES: readonly RunStatus[] = [
+  'completed',
+  'deleted',
+  'failed',
+  'orphaned',
+];
 
 /** Run statuses in which a run does its work: it accepts messages, turns and spawns. */
 export const WORKING_RUN_STATUSES: readonly RunStatus[] = ['active', 'shutdown_requested'];

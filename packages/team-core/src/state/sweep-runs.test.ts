@@ -51,4 +51,26 @@ describe('sweepRuns', () => {
     expect((await readdir(path.join(home, 'runtime'))).sort()).toEqual(left);
     expect((await sweepRuns(home, { now: clock.now })).removed).toEqual([]);
   });
+
+  it('sweeps only runs of its own host kind when given one, and keeps completed runs', async () => {
+    const make = async (hostId: string, path: string[]) => {
+      const state = await createRunState(home, {
+        spec: makeSpec(['writer']),
+        teamSource: { scope: 'inline' },
+        hostId,
+      });
+      for (const to of path) await transitionRun(home, state.runId, to as never);
+      return state.runId;
+    };
+    const ours = await make('process', ['active', 'deleting', 'deleted']);
+    const theirs = await make('opencode', ['active', 'deleting', 'deleted']);
+    const completed = await make('process', ['active', 'completed']);
+    const report = await sweepRuns(home, { hostId: 'process' });
+    expect(report.removed.map((entry) => entry.runId)).toEqual([ours]);
+    expect(report.skipped).toEqual([{ runId: theirs, hostId: 'opencode' }]);
+    expect((await listRuns(home)).runs.map((run) => run.runId).sort()).toEqual(
+      [theirs, completed].sort(),
+    );
+    expect((await sweepRuns(home)).removed.map((entry) => entry.runId)).toEqual([theirs]);
+  });
 });

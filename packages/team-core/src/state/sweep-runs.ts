@@ -7,6 +7,8 @@ import { removeRunFolder, removeRunFolderLeftovers } from './state-storage.js';
 export interface SweepRunsOptions extends StateOptions {
   /** How long a failed run's folder is kept for inspection. Default 7 days. */
   failedRetentionMs?: number;
+  /** Given, only runs this kind of host started are swept; the others are listed in `skipped`. */
+  hostId?: string;
 }
 
 /** What {@link sweepRuns} removed and why. */
@@ -14,6 +16,8 @@ export interface SweepRunsReport {
   removed: { runId: string; status: 'deleted' | 'failed'; path: string }[];
   /** Leftovers of an earlier sweep that was cut short, removed now. */
   removedLeftovers: string[];
+  /** Finished runs of another kind of host, left for that host (or a sweep of every host). */
+  skipped: { runId: string; hostId: string }[];
 }
 
 const DEFAULT_FAILED_RETENTION_MS = 7 * 24 * 60 * 60_000;
@@ -33,12 +37,17 @@ export async function sweepRuns(
   const report: SweepRunsReport = {
     removed: [],
     removedLeftovers: await removeRunFolderLeftovers(store, home),
+    skipped: [],
   };
   const { runs } = await listRuns(home, { store });
   for (const run of runs) {
     const status = run.status;
     const expired = status === 'failed' && now() - run.updatedAt > retention;
     if (status !== 'deleted' && !expired) continue;
+    if (options.hostId !== undefined && run.hostId !== options.hostId) {
+      report.skipped.push({ runId: run.runId, hostId: run.hostId });
+      continue;
+    }
     // Deleted and failed are terminal: nothing can move the run out of them, so the
     // folder can go without the state lock (which lives inside it).
     if (!(await removeRunFolder(store, home, run.runId))) continue;

@@ -19,6 +19,8 @@ export interface RunKeys {
   events: StoreKey;
   /** The resolved team the run started with. */
   team: StoreKey;
+  /** The record of every merge of the run's work (`team run merge`). */
+  merges: StoreKey;
   /** The folder of every inbox. */
   inboxes: StoreKey;
   /** A member's inbox: a collection of messages. */
@@ -53,6 +55,7 @@ export function runKeys(runId: string): RunKeys {
     state: `${root}/state.json`,
     events: `${root}/events.jsonl`,
     team: `${root}/team.json`,
+    merges: `${root}/merges.json`,
     inboxes,
     inbox: (member) => `${inboxes}/${memberSegment(member)}`,
     sentSlot: (n) => {

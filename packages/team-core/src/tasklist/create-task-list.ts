@@ -1,6 +1,7 @@
 import { createRunContext, type RunContextOptions } from '../run-context/index.js';
 import type { Task, TaskStatus } from '../schema/index.js';
 import { parseInput } from '../state/parse-input.js';
+import { createGitRunner, type GitRunner } from '../worktree/git-runner.js';
 import { type CreateTaskInput, createTask } from './create-task.js';
 import { listTasks, readyTasks, type TaskFilter } from './read-tasks.js';
 import { claimTask, reassignTask, releaseTasksOf } from './task-claims.js';
@@ -20,7 +21,10 @@ import { deleteTask, moveTask, type StatusChangeOptions } from './task-moves.js'
 import { createTaskStorage, type TaskListing } from './task-storage.js';
 
 /** Options for {@link createTaskList}: where the run lives and the injectable seams. */
-export type TaskListOptions = RunContextOptions;
+export interface TaskListOptions extends RunContextOptions {
+  /** The git seam that reads an owner's branch head when its task is completed or reviewed. */
+  git?: GitRunner;
+}
 
 /**
  * One run's task list. `caller` is always the authenticated member the host passes
@@ -65,7 +69,11 @@ export interface TaskList {
  */
 export function createTaskList(options: TaskListOptions): TaskList {
   const run = createRunContext(options);
-  const parts: TaskListParts = { run, tasks: createTaskStorage(run) };
+  const parts: TaskListParts = {
+    run,
+    tasks: createTaskStorage(run),
+    git: options.git ?? createGitRunner(),
+  };
   // Each method checks the shape of its arguments first: callers may be agents' tools.
   const names = (...values: unknown[]) => {
     for (const value of values) parseInput(NameArgument, value, 'a name or task id');

@@ -1,23 +1,29 @@
 import type { RunContext } from '../run-context/index.js';
 import type { RunMember, RuntimeState, Task } from '../schema/index.js';
-import { findMember } from '../state/run-members.js';
+import { findParticipant } from '../state/run-members.js';
+import type { GitRunner } from '../worktree/git-runner.js';
 import { assertTaskIds } from './task-ids.js';
 import { unknownTask } from './task-refusals.js';
 import type { TaskStorage } from './task-storage.js';
 
-/** What every task-list operation works with: the run and its task storage. */
+/** What every task-list operation works with: the run, its task storage and git. */
 export interface TaskListParts {
   readonly run: RunContext;
   readonly tasks: TaskStorage;
+  /** Reads an owner's branch head for the task's recorded work. */
+  readonly git: GitRunner;
 }
 
-/** The writable run state and the calling member (`RUN_NOT_ACTIVE`, `UNKNOWN_MEMBER`). */
+/**
+ * The writable run state and the caller: a member, or the user with the lead's rights
+ * (`RUN_NOT_ACTIVE`, `UNKNOWN_MEMBER`).
+ */
 export async function callerState(
   parts: TaskListParts,
   caller: string,
 ): Promise<{ state: RuntimeState; member: RunMember }> {
   const state = await parts.run.writableState();
-  return { state, member: findMember(state, caller) };
+  return { state, member: findParticipant(state, caller) };
 }
 
 /** Task `id`, refusing a bad id (`INVALID_INPUT`) and an absent or deleted task (`UNKNOWN_TASK`). */

@@ -12,6 +12,7 @@ import {
 } from './task-list-parts.js';
 import { notLead, notOwner, unknownTask } from './task-refusals.js';
 import { assertTaskTransition } from './task-status-machine.js';
+import { type OwnerWork, readOwnerWork } from './task-work.js';
 
 /** Extra facts a status move needs: a reason (blocked, cancelled) or a review note. */
 export interface StatusChangeOptions {
@@ -79,8 +80,15 @@ export async function moveTask(
   to: TaskStatus,
   options: StatusChangeOptions,
 ): Promise<Task> {
-  const { member } = await callerState(parts, caller);
+  const { state, member } = await callerState(parts, caller);
   assertTaskIds([id]);
+  // The owner's branch head is read before the task is locked: git is slow, and the work
+  // belongs to whoever owns the task when the move is written (checked there).
+  let found: OwnerWork = { work: undefined };
+  if (to === 'completed' || to === 'in_review') {
+    const owner = (await requireTask(parts, id)).owner;
+    if (owner !== undefined) found = await readOwnerWork(parts.git, state, owner, parts.run.now());
+  }
   const moved = await parts.tasks.updateTask(id, {
     async next(current) {
       const task = requirePresent(current, id);
@@ -95,10 +103,20 @@ export async function moveTask(
         );
       }
       if (to === 'completed' || to === 'approved') await assertBlockersDone(parts, task, to);
-      return parseInput(TaskSchema, applyMove(task, to, options, parts.run.now()), `task ${id}`);
+      const next = applyMove(task, to, options, parts.run.now());
+      if (found.work !== undefined && found.work.member === task.owner) next.work = found.work;
+      return parseInput(TaskSchema, next, `task ${id}`);
     },
-    written: (_next, previous) =>
-      logTaskEvent(parts, caller, 'task.status', [id], { from: previous?.status, to }),
+    written: async (_next, previous) => {
+      await logTaskEvent(parts, caller, 'task.status', [id], {
+        from: previous?.status,
+        to,
+        ...(found.work === undefined ? {} : { commit: found.work.commit }),
+      });
+      if (found.work === undefined && found.reason !== undefined) {
+        await logTaskEvent(parts, caller, 'task.work_unrecorded', [id], { reason: found.reason });
+      }
+    },
   });
   return requirePresent(moved, id);
 }

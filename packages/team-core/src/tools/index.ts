@@ -4,6 +4,7 @@
  * adapters to project onto their hosts: the OpenCode plugin's `team_*` tools and the MCP
  * server's tools. A subpath of its own, so the root entry does not load it.
  */
+export { goalOutput, goalText } from './goal-tools.js';
 export { MAX_MAIL_WAIT_SECONDS } from './message-tools.js';
 export type { TeamToolAnswer } from './run-team-tool.js';
 export { runTeamTool } from './run-team-tool.js';

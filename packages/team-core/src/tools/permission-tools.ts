@@ -2,17 +2,16 @@ import { z } from 'zod';
 import { findLead } from '../state/index.js';
 import { defineTeamTool } from './team-tool.js';
 
-const PermissionOutput = z.object({
-  request: z.object({
-    id: z.string(),
-    member: z.string(),
-    action: z.string(),
-    path: z.string().optional(),
-    status: z.enum(['pending', 'approved', 'denied']),
-    reason: z.string().optional(),
-    decidedBy: z.string().optional(),
-  }),
+const RequestSchema = z.object({
+  id: z.string(),
+  member: z.string(),
+  action: z.string(),
+  path: z.string().optional(),
+  status: z.enum(['pending', 'approved', 'denied']),
+  reason: z.string().optional(),
+  decidedBy: z.string().optional(),
 });
+const PermissionOutput = z.object({ request: RequestSchema });
 type PermissionOutput = z.infer<typeof PermissionOutput>;
 
 function requestOutput(request: {
@@ -74,12 +73,44 @@ export const permissionRequestTool = defineTeamTool({
     `permission request ${request.id} is ${request.status}; the lead has been told`,
 });
 
+/** `permission_list`: the run's permission requests (a member sees its own). */
+export const permissionListTool = defineTeamTool({
+  name: 'permission_list',
+  title: 'List permission requests',
+  description:
+    "List the run's permission requests and how each was decided; members see their own, the lead every one. With pending, only those still waiting.",
+  input: z.object({ pending: z.boolean().optional().describe('Only requests not decided yet.') }),
+  output: z.object({ runId: z.string(), requests: z.array(RequestSchema) }),
+  roles: ['member', 'lead', 'user'],
+  readOnly: true,
+  operation: () => 'list permission requests',
+  async handler(input, context) {
+    const client = await context.client();
+    const state = await client.state();
+    const sees = context.caller.kind === 'user' || findLead(state)?.name === client.member;
+    const requests = state.permissionRequests
+      .filter((request) => sees || request.member === client.member)
+      .filter((request) => input.pending !== true || request.status === 'pending')
+      .map((request) => requestOutput(request).request);
+    return { runId: client.runId, requests };
+  },
+  text: (output) =>
+    output.requests.length === 0
+      ? 'no permission requests'
+      : output.requests
+          .map(
+            (request) =>
+              `${request.id} ${request.status} ${request.member}: ${request.action}${request.path === undefined ? '' : ` ${request.path}`}${request.decidedBy === undefined ? '' : ` (by ${request.decidedBy})`}`,
+          )
+          .join('\n'),
+});
+
 /** `permission_decide`: the lead approves or denies a member's permission request. */
 export const permissionDecideTool = defineTeamTool({
   name: 'permission_decide',
   title: 'Decide a permission request',
   description:
-    "Lead only: approve or deny a member's permission request by its id; with remember, an approved path stays allowed for that member. The member is told.",
+    "Lead only: approve or deny a member's permission request by its id (see {permission_list}); with remember, an approved path stays allowed for that member. The member is told.",
   input: z.object({
     requestId: z.string().min(1).max(100).describe('The id of the permission request.'),
     decision: z.enum(['approved', 'denied']),

@@ -23,7 +23,7 @@ const named = (name: string) => `t_${name}`;
 
 function contextFor(caller: TeamToolCaller): TeamToolContext {
   const acting =
-    caller.kind === 'member' ? caller.member : caller.kind === 'user' ? 'lead' : undefined;
+    caller.kind === 'member' ? caller.member : caller.kind === 'user' ? 'user' : undefined;
   return {
     caller,
     async client() {
@@ -198,6 +198,95 @@ describe('calls', () => {
     expect(told.map((message: { summary?: string }) => message.summary)).toContain(
       'permission denied',
     );
+  });
+
+  it('shuts everyone down with "*", answering by request id', async () => {
+    const user: TeamToolCaller = { kind: 'user', runId: fixture.runId };
+    expect(await refusal('shutdown_request', { member: '*' }, member('writer'))).toMatchObject({
+      code: 'NOT_LEAD',
+    });
+    const asked = await call('shutdown_request', { member: '*' }, user);
+    expect(
+      asked.output.requests.map((request: { member: string }) => request.member).sort(),
+    ).toEqual(['writer', 'writer-2']);
+    expect(asked.text).toMatch(/^shutdown requested from writer \(request [0-9a-f-]{36}\)/);
+    const id = asked.output.requests[0].id as string;
+    const approved = await call('approve_shutdown', { requestId: id }, member('writer'));
+    expect(approved.output).toEqual({ runId: fixture.runId, member: 'writer', requestId: id });
+    const replies = (await call('read_messages', {}, user)).output.messages;
+    expect(replies.map((message: { kind: string }) => message.kind)).toEqual(['shutdown_approved']);
+  });
+
+  it('sets the goal, attaches evidence, and leaves waivers to the user', async () => {
+    const user: TeamToolCaller = { kind: 'user', runId: fixture.runId };
+    const set = await call(
+      'goal_set',
+      { goal: 'Ship the parser', criteria: ['parses', 'tested'] },
+      member('lead'),
+    );
+    expect(set.output.unmet).toEqual(['1', '2']);
+    expect(set.text).toContain('[ ] 1. parses (no evidence yet)');
+    expect(await refusal('goal_set', { goal: 'x' }, member('writer'))).toMatchObject({
+      code: 'NOT_LEAD',
+    });
+    await call('task_create', { subject: 'Parser' }, member('lead'));
+    const evidence = await call(
+      'criterion_evidence',
+      { criterion: '1', kind: 'task', ref: '1' },
+      member('lead'),
+    );
+    expect(evidence.output.unmet).toEqual(['2']);
+    expect(
+      await refusal(
+        'criterion_evidence',
+        { criterion: '2', kind: 'task', ref: '9' },
+        member('lead'),
+      ),
+    ).toMatchObject({ code: 'UNKNOWN_TASK' });
+    expect(
+      await refusal(
+        'criterion_evidence',
+        { criterion: '2', kind: 'commit', ref: 'abc123' },
+        member('lead'),
+      ),
+    ).toMatchObject({ code: 'INVALID_INPUT' });
+    const sent = await call('send_message', { to: 'user', message: 'tests pass' }, member('lead'));
+    await call(
+      'criterion_evidence',
+      { criterion: '2', kind: 'message', ref: sent.output.messageId.slice(0, 8) },
+      member('lead'),
+    );
+    expect(
+      await refusal('criterion_waive', { criterion: '2', reason: 'x' }, member('lead')),
+    ).toMatchObject({ code: 'PERMISSION_DENIED' });
+    const waived = await call('criterion_waive', { criterion: '1', reason: 'fine' }, user);
+    expect(waived.output.goal.criteria[1].evidence).toEqual([
+      { kind: 'message', ref: sent.output.messageId },
+    ]);
+    expect(waived.output.unmet).toEqual([]);
+  });
+
+  it('lists permission requests by who may see them, and reports the run', async () => {
+    await call('permission_request', { action: 'write', path: '/srv/a' }, member('writer'));
+    await call('permission_request', { action: 'write', path: '/srv/b' }, member('writer-2'));
+    const own = await call('permission_list', {}, member('writer'));
+    expect(own.output.requests.map((request: { path: string }) => request.path)).toEqual([
+      '/srv/a',
+    ]);
+    const all = await call(
+      'permission_list',
+      { pending: true },
+      { kind: 'user', runId: fixture.runId },
+    );
+    expect(all.output.requests).toHaveLength(2);
+    const report = await call('run_report', {}, member('writer'));
+    expect(report.output.status).toBe('active');
+    expect(report.text).toContain(`run ${fixture.runId} (fixture-team): active`);
+    expect(await refusal('run_merge', {}, member('writer'))).toMatchObject({ code: 'NOT_LEAD' });
+    expect(await refusal('run_merge', {}, member('lead'))).toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('has no repository'),
+    });
   });
 
   it('refuses bad arguments, observers that write and run control it does not have', async () => {

@@ -1,12 +1,18 @@
 import { TeamkitError } from '../errors/index.js';
 import { artifactGetTool, artifactListTool, artifactPutTool } from './artifact-tools.js';
+import { criterionEvidenceTool, criterionWaiveTool, goalSetTool } from './goal-tools.js';
+import { runMergeTool, runReportTool } from './integration-tools.js';
 import {
   acknowledgeTool,
   readMessagesTool,
   sendMessageTool,
   waitForMailTool,
 } from './message-tools.js';
-import { permissionDecideTool, permissionRequestTool } from './permission-tools.js';
+import {
+  permissionDecideTool,
+  permissionListTool,
+  permissionRequestTool,
+} from './permission-tools.js';
 import {
   taskApproveTool,
   taskRequestChangesTool,
@@ -45,14 +51,20 @@ export const TEAM_TOOLS: readonly AnyTeamTool[] = [
   approveShutdownTool,
   rejectShutdownTool,
   permissionRequestTool,
+  permissionListTool,
   artifactPutTool,
   artifactGetTool,
   artifactListTool,
+  runReportTool,
   listTool,
   createTool,
   deleteTool,
   shutdownRequestTool,
   permissionDecideTool,
+  goalSetTool,
+  criterionEvidenceTool,
+  criterionWaiveTool,
+  runMergeTool,
 ];
 
 /** The tool sets a server can offer, smallest first; `member` is the default. */
@@ -80,11 +92,23 @@ const MEMBER = [
   'approve_shutdown',
   'reject_shutdown',
   'permission_request',
+  'permission_list',
   'artifact_put',
   'artifact_get',
   'artifact_list',
+  'run_report',
 ];
-const LEAD = [...MEMBER, 'create', 'delete', 'shutdown_request', 'permission_decide'];
+const LEAD = [
+  ...MEMBER,
+  'create',
+  'delete',
+  'shutdown_request',
+  'permission_decide',
+  'goal_set',
+  'criterion_evidence',
+  'criterion_waive',
+  'run_merge',
+];
 
 const PROFILE_TOOLS: Record<TeamToolProfile, readonly string[]> = {
   minimal: MINIMAL,

@@ -1,3 +1,11 @@
+export type { MergeOutcome } from './git-merge.js';
+export {
+  branchHead,
+  currentBranch,
+  isAncestor,
+  mergeCommitInto,
+  resolveCommit,
+} from './git-merge.js';
 export type { GitResult, GitRunner, GitRunnerOptions, GitRunOptions } from './git-runner.js';
 export { createGitRunner } from './git-runner.js';
 export type {

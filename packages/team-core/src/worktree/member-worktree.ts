@@ -60,6 +60,11 @@ export interface RemoveMemberWorktreeInput extends MemberWorktreeTarget {
   force?: boolean;
   /** Also delete the member's branch (kept by default). */
   deleteBranch?: boolean;
+  /**
+   * Delete the member's branch when it holds no commit beyond `baseRef` (nothing was
+   * done on it), once the worktree is removed; a branch with work is kept.
+   */
+  deleteEmptyBranch?: boolean;
 }
 
 /** What {@link removeMemberWorktree} did. */
@@ -312,6 +317,18 @@ export function assertNothingUnsaved(work: UnsavedWork, where: string, branch: s
   );
 }
 
+async function commitCount(
+  git: GitRunner,
+  repoRoot: string,
+  base: string,
+  branch: string,
+): Promise<number> {
+  const { stdout } = await git.run(['rev-list', '--count', `${base}..refs/heads/${branch}`], {
+    cwd: repoRoot,
+  });
+  return Number(stdout.trim());
+}
+
 /**
  * Removes a member's worktree. It refuses with `WORKTREE_HAS_UNSAVED_WORK` (listing the
  * files and commits) when the tree is dirty or its branch has work that is neither
@@ -355,6 +372,14 @@ export async function removeMemberWorktree(
 
   let branchDeleted = false;
   if (input.deleteBranch === true && (await branchExists(git, repoRoot, branch))) {
+    await git.run(['branch', '-D', branch], { cwd: repoRoot });
+    branchDeleted = true;
+  } else if (
+    input.deleteEmptyBranch === true &&
+    input.baseRef !== undefined &&
+    (await branchExists(git, repoRoot, branch)) &&
+    (await commitCount(git, repoRoot, checkRef(input.baseRef), branch)) === 0
+  ) {
     await git.run(['branch', '-D', branch], { cwd: repoRoot });
     branchDeleted = true;
   }

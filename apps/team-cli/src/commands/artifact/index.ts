@@ -14,7 +14,7 @@ async function readStdin(): Promise<string> {
  * named Markdown deliverable of the run, as the caller (the body from `--file`, else stdin).
  */
 export const artifactPutCommand: CommandHandler = async (context, args, options) => {
-  const { run, rest } = splitRunArgument(context, args, 1);
+  const { run, rest } = splitRunArgument(context, args, 1, 'team artifact put <run> <name>');
   if (rest.length !== 1) throw new UsageError('Name the artifact: team artifact put [run] <name>.');
   const runId = await resolveRunId(context, run);
   const body =
@@ -36,7 +36,7 @@ export const artifactPutCommand: CommandHandler = async (context, args, options)
 
 /** `team artifact get [run] <name> [--version N]`: prints a version's Markdown (the newest by default). */
 export const artifactGetCommand: CommandHandler = async (context, args, options) => {
-  const { run, rest } = splitRunArgument(context, args, 1);
+  const { run, rest } = splitRunArgument(context, args, 1, 'team artifact get <run> <name>');
   if (rest.length !== 1) throw new UsageError('Name the artifact: team artifact get [run] <name>.');
   const runId = await resolveRunId(context, run);
   let revision: number | undefined;

@@ -9,13 +9,14 @@ import {
   TEAMKIT_ERROR_CODES,
   TeamSpecSchema,
   transitionRun,
+  USER_PARTICIPANT,
 } from '@teamkit/team-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, createTempHome, runCli } from '../../test-support/run-cli.js';
 
 // `team inbox --ack` must show mail before it acknowledges it: a process killed at any
 // moment may leave shown mail unread (shown twice later), never acknowledged mail that
-// was not shown. Run as the user, who reads the lead's inbox.
+// was not shown. Run as the user, who reads its own inbox (`user`).
 
 let home: string;
 let cleanup: () => Promise<void>;
@@ -46,13 +47,15 @@ afterAll(async () => {
   await cleanup();
 });
 
-const inbox = () => runPaths(home, runId).inbox('lead');
+const inbox = () => runPaths(home, runId).inbox(USER_PARTICIPANT);
 const mailbox = () => createMailbox({ home, runId });
 
 async function send(count: number, body = 'hello'): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i += 1) {
-    ids.push((await mailbox().sendMessage({ from: 'writer', to: 'lead', body })).messageId);
+    ids.push(
+      (await mailbox().sendMessage({ from: 'writer', to: USER_PARTICIPANT, body })).messageId,
+    );
   }
   return ids;
 }
@@ -150,7 +153,7 @@ describe('team inbox --ack', () => {
     // Nothing was lost either: every message is shown-and-acknowledged or still unread.
     const unread = new Set(await unreadIds());
     expect(ids.filter((id) => !unread.has(id) && !acknowledged.includes(id))).toEqual([]);
-    await mailbox().acknowledge('lead', [...unread]);
+    await mailbox().acknowledge(USER_PARTICIPANT, [...unread]);
   }, 120_000);
 
   it('shows the mail and gives a typed error when acknowledging hits a full disk', async () => {
@@ -176,7 +179,7 @@ describe('team inbox --ack', () => {
     } finally {
       await unlink(token);
     }
-    await mailbox().acknowledge('lead', ids);
+    await mailbox().acknowledge(USER_PARTICIPANT, ids);
   }, 60_000);
 });
 

@@ -23,8 +23,11 @@ export const runStartCommand: CommandHandler = async (context, [team], options) 
     ...(typeof options.agentCmd === 'string' ? { agentCommand: options.agentCmd } : {}),
     ...(project === undefined ? {} : { project }),
   });
+  const { goalOf } = await import('./run-start-goal.js');
+  const goal = goalOf(options);
   const result = await runtime.startRun(team as string, {
     ...(typeof options.repo === 'string' ? { repo: path.resolve(options.repo) } : {}),
+    ...(goal === undefined ? {} : { goal }),
   });
   const { output } = context;
   const summary = {
@@ -220,6 +223,7 @@ export const runResumeCommand: CommandHandler = async (context, [run]) => {
   const { runtime } = await openProcessRuntime({ home: context.home, env: context.env });
   const runIds: string[] = [];
   let report: unknown;
+  let skipped: { runId: string; hostId: string }[] = [];
   if (run !== undefined || context.memberRun !== undefined) {
     const runId = await resolveRunId(context, run);
     await authorizeRunOperation(context, await readRunState(context.home, runId), 'resume');
@@ -229,6 +233,7 @@ export const runResumeCommand: CommandHandler = async (context, [run]) => {
     const all = await runtime.resumeAll();
     report = all;
     runIds.push(...all.runs.map((entry) => entry.runId));
+    skipped = all.skipped;
   }
   const supervised: string[] = [];
   for (const runId of runIds) {
@@ -238,9 +243,12 @@ export const runResumeCommand: CommandHandler = async (context, [run]) => {
     supervised.push(runId);
   }
   context.output.result({ report, supervised }, () =>
-    runIds.length === 0
-      ? 'Nothing to resume.'
-      : `Resumed ${runIds.join(', ')}; supervising ${supervised.length}.`,
+    [
+      runIds.length === 0
+        ? 'Nothing to resume.'
+        : `Resumed ${runIds.join(', ')}; supervising ${supervised.length}.`,
+      ...skipped.map((entry) => `Left ${entry.runId} alone: ${entry.hostId} hosts it.`),
+    ].join('\n'),
   );
   return undefined;
 };
@@ -251,6 +259,8 @@ export const runSuperviseCommand: CommandHandler = async (context, [run]) => {
   const { readRunState } = await import('@teamkit/team-core');
   const state = await readRunState(context.home, runId);
   await authorizeRunOperation(context, state, 'supervise');
+  const { assertProcessHosted } = await import('../../supervisor/host-kind.js');
+  await assertProcessHosted(state, 'supervise');
   const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');
   const { superviseRun } = await import('../../supervisor/supervise-run.js');
   const { runtime, settings } = await openProcessRuntime({
@@ -275,20 +285,28 @@ export const runSuperviseCommand: CommandHandler = async (context, [run]) => {
 };
 
 /**
- * `team run sweep`: removes the folders of deleted runs, and of failed runs older than the
- * `runs.failedRetentionHours` setting.
+ * `team run sweep [--all-hosts]`: removes the folders of deleted runs, and of failed runs
+ * older than the `runs.failedRetentionHours` setting — of runs this CLI's process host
+ * started, unless `--all-hosts`; the others are listed as left for their host.
  */
-export const runSweepCommand: CommandHandler = async (context) => {
+export const runSweepCommand: CommandHandler = async (context, _args, options) => {
   const { sweepRuns } = await import('@teamkit/team-core');
   const { loadCliSettings } = await import('../../cli-settings.js');
   const settings = await loadCliSettings(context);
+  const { PROCESS_HOST_ID } = await import('../../process-host/index.js');
   const report = await sweepRuns(context.home, {
     failedRetentionMs: settings['runs.failedRetentionHours'] * 60 * 60_000,
+    ...(options.allHosts === true ? {} : { hostId: PROCESS_HOST_ID }),
   });
   context.output.result({ report }, () =>
-    report.removed.length === 0
-      ? 'Nothing to sweep.'
-      : report.removed.map((entry) => `removed ${entry.runId} (${entry.status})`).join('\n'),
+    [
+      ...(report.removed.length === 0
+        ? ['Nothing to sweep.']
+        : report.removed.map((entry) => `removed ${entry.runId} (${entry.status})`)),
+      ...report.skipped.map(
+        (entry) => `left ${entry.runId} for its host (${entry.hostId}); --all-hosts sweeps it too`,
+      ),
+    ].join('\n'),
   );
   return undefined;
 };

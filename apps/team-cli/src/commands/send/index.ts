@@ -4,7 +4,7 @@ import { UsageError } from '../../exit-codes.js';
 
 /** `team send [run] --to NAME|* [--kind K] [--summary S] <body>`, as the caller. */
 export const sendCommand: CommandHandler = async (context, args, options) => {
-  const { run, rest } = splitRunArgument(context, args, 1);
+  const { run, rest } = splitRunArgument(context, args, 1, 'team send <run> --to NAME "<body>"');
   if (rest.length !== 1) throw new UsageError('Give the message body as one argument (quote it).');
   const runId = await resolveRunId(context, run);
   const client = await callerClient(context, runId);

@@ -11,8 +11,9 @@ import { UsageError } from '../../exit-codes.js';
 async function open(
   context: CommandContext,
   args: string[],
+  usage = 'team task <command> <run> <id>',
 ): Promise<{ runId: string; client: MemberClient; rest: string[] }> {
-  const { run, rest } = splitRunArgument(context, args, 1);
+  const { run, rest } = splitRunArgument(context, args, 1, usage);
   const runId = await resolveRunId(context, run);
   return { runId, client: await callerClient(context, runId), rest };
 }
@@ -51,7 +52,7 @@ function taskMove(
 
 /** `team task create [run] <subject> [--description] [--blocked-by 1,2] [--role R]`. */
 export const taskCreateCommand: CommandHandler = async (context, args, options) => {
-  const { runId, client, rest } = await open(context, args);
+  const { runId, client, rest } = await open(context, args, 'team task create <run> "<subject>"');
   if (rest.length !== 1) throw new UsageError('Give the subject as one argument (quote it).');
   const blockedBy =
     typeof options.blockedBy === 'string'

@@ -66,10 +66,10 @@ export const PLANTED_FILES: readonly PlantedFileRow[] = [
   {
     name: 'a message that is not JSON',
     plant: async ({ runFolder }) => {
-      await mkdir(path.join(runFolder, 'inboxes', 'lead'), { recursive: true });
-      await writeFile(path.join(runFolder, 'inboxes', 'lead', `${randomUUID()}.json`), 'garbage');
+      await mkdir(path.join(runFolder, 'inboxes', 'user'), { recursive: true });
+      await writeFile(path.join(runFolder, 'inboxes', 'user', `${randomUUID()}.json`), 'garbage');
     },
-    expect: { inbox: reportsProblem(/inboxes\/lead\/[0-9a-f-]+\.json$/) },
+    expect: { inbox: reportsProblem(/inboxes\/user\/[0-9a-f-]+\.json$/) },
   },
   {
     name: 'a torn last line in events.jsonl',

@@ -1,18 +1,17 @@
 import {
   createMemberClient,
-  decidePermission,
   type MemberClient,
-  readRunState,
-  requireLead,
   TeamkitError,
+  USER_PARTICIPANT,
 } from '@teamkit/team-core';
 import type { ActionName } from '../protocol.js';
 
 /**
- * The one place the UI changes a run. Each action is taken as the user, who acts through
- * the lead's member client exactly as `team task …`, `team send` and `team run stop` do,
- * so the same rules and the same TeamkitErrors apply. Input from the page is checked for
- * shape here; ids and names are checked again by the core before any becomes a path.
+ * The one place the UI changes a run. Each action is taken as the user (`user`, with an
+ * inbox of its own and the lead's rights), through the user's member client exactly as
+ * `team task …`, `team send`, `team run merge` and `team run stop` do, so the same rules
+ * and the same TeamkitErrors apply. Input from the page is checked for shape here; ids
+ * and names are checked again by the core before any becomes a path.
  */
 
 /** What an action needs besides its input. */
@@ -67,21 +66,20 @@ function idList(input: Input, field: string): string[] {
   return (list as string[]).map((entry) => entry.trim().replace(/^#/, '')).filter(Boolean);
 }
 
-async function leadClient(context: RunActionContext): Promise<MemberClient> {
-  const lead = requireLead(await readRunState(context.home, context.runId));
-  return createMemberClient({ home: context.home, runId: context.runId, member: lead.name });
+async function userClient(context: RunActionContext): Promise<MemberClient> {
+  return createMemberClient({ home: context.home, runId: context.runId, member: USER_PARTICIPANT });
 }
 
 type ActionHandler = (context: RunActionContext, input: Input) => Promise<unknown>;
 
 const SEND_KINDS = ['message', 'announcement', 'task_update'] as const;
 
-const HANDLERS: Record<Exclude<ActionName, 'merge'>, ActionHandler> = {
+const HANDLERS: Record<ActionName, ActionHandler> = {
   async createTask(context, input) {
     const role = text(input, 'role', { max: 64 });
     const description = text(input, 'description');
     const blockedBy = idList(input, 'blockedBy');
-    return (await leadClient(context)).createTask({
+    return (await userClient(context)).createTask({
       subject: text(input, 'subject', { max: 500, required: true }),
       ...(description === undefined ? {} : { description }),
       ...(blockedBy.length > 0 ? { blockedBy } : {}),
@@ -93,7 +91,7 @@ const HANDLERS: Record<Exclude<ActionName, 'merge'>, ActionHandler> = {
     if (!(SEND_KINDS as readonly string[]).includes(kind))
       throw invalid(`A message from the board is one of: ${SEND_KINDS.join(', ')}.`, 'kind');
     const summary = text(input, 'summary', { max: 200 });
-    return (await leadClient(context)).send({
+    return (await userClient(context)).send({
       to: text(input, 'to', { max: 200, required: true }),
       body: text(input, 'body', { required: true }),
       kind: kind as (typeof SEND_KINDS)[number],
@@ -101,10 +99,10 @@ const HANDLERS: Record<Exclude<ActionName, 'merge'>, ActionHandler> = {
     });
   },
   async approve(context, input) {
-    return (await leadClient(context)).approveTask(text(input, 'taskId', { required: true }));
+    return (await userClient(context)).approveTask(text(input, 'taskId', { required: true }));
   },
   async requestChanges(context, input) {
-    const client = await leadClient(context);
+    const client = await userClient(context);
     const id = text(input, 'taskId', { required: true });
     const note = text(input, 'note', { required: true });
     const task = await client.requestChanges(id, note);
@@ -120,22 +118,22 @@ const HANDLERS: Record<Exclude<ActionName, 'merge'>, ActionHandler> = {
     return task;
   },
   async block(context, input) {
-    return (await leadClient(context)).blockTask(
+    return (await userClient(context)).blockTask(
       text(input, 'taskId', { required: true }),
       text(input, 'reason', { max: 2_000, required: true }),
     );
   },
   async unblock(context, input) {
-    return (await leadClient(context)).unblockTask(text(input, 'taskId', { required: true }));
+    return (await userClient(context)).unblockTask(text(input, 'taskId', { required: true }));
   },
   async cancel(context, input) {
-    return (await leadClient(context)).cancelTask(
+    return (await userClient(context)).cancelTask(
       text(input, 'taskId', { required: true }),
       text(input, 'reason', { max: 2_000, required: true }),
     );
   },
   async reassign(context, input) {
-    return (await leadClient(context)).reassignTask(
+    return (await userClient(context)).reassignTask(
       text(input, 'taskId', { required: true }),
       text(input, 'owner', { max: 200, required: true }),
     );
@@ -144,27 +142,28 @@ const HANDLERS: Record<Exclude<ActionName, 'merge'>, ActionHandler> = {
     const decision = text(input, 'decision', { required: true });
     if (decision !== 'approved' && decision !== 'denied')
       throw invalid('A permission request is answered "approved" or "denied".', 'decision');
-    const client = await leadClient(context);
+    const client = await userClient(context);
     const reason = text(input, 'reason', { max: 2_000 });
-    return decidePermission(
-      context.home,
-      context.runId,
-      text(input, 'requestId', { max: 100, required: true }),
-      {
-        decision,
-        decidedBy: client.member,
-        ...(reason === undefined ? {} : { reason }),
-        remember: input.remember === true,
-      },
-    );
+    return client.decidePermission(text(input, 'requestId', { max: 100, required: true }), {
+      decision,
+      ...(reason === undefined ? {} : { reason }),
+      remember: input.remember === true,
+    });
   },
   async requestShutdown(context, input) {
     const reason = text(input, 'reason', { max: 2_000 });
-    await (await leadClient(context)).requestShutdown(
+    await (await userClient(context)).requestShutdown(
       text(input, 'member', { max: 200, required: true }),
       reason,
     );
     return undefined;
+  },
+  async merge(context, input) {
+    const into = text(input, 'into', { max: 255 });
+    return (await userClient(context)).mergeWork({
+      ...(into === undefined ? {} : { into }),
+      dryRun: input.dryRun === true,
+    });
   },
   async stopRun(context, input) {
     return context.stopRun({
@@ -187,11 +186,6 @@ export async function runAction(
 ): Promise<unknown> {
   if (typeof input !== 'object' || input === null || Array.isArray(input))
     throw invalid('An action takes a JSON object.', 'body');
-  if (action === 'merge')
-    throw new TeamkitError(
-      'INVALID_INPUT',
-      'Merging member branches is not available yet; merge them with git.',
-    );
   const handler = Object.hasOwn(HANDLERS, action)
     ? HANDLERS[action as keyof typeof HANDLERS]
     : undefined;

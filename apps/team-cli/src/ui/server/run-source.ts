@@ -16,6 +16,7 @@ import {
   type Task,
   TaskSchema,
   TERMINAL_RUN_STATUSES,
+  USER_PARTICIPANT,
   WORKING_RUN_STATUSES,
 } from '@teamkit/team-core';
 import type {
@@ -109,13 +110,12 @@ const WORKING_ACTIONS: ActionName[] = [
   'reassign',
   'answerPermission',
   'requestShutdown',
+  'merge',
   'stopRun',
 ];
 
-/** Why merge is not offered yet; one line to change when `team run merge` lands. */
-const UNAVAILABLE: RunHeader['unavailable'] = {
-  merge: 'Merging member branches is not available yet; merge them with git.',
-};
+/** Actions a run that finished its work still offers: merging what was approved, and stopping. */
+const COMPLETED_ACTIONS: ActionName[] = ['merge', 'stopRun'];
 
 function headerOf(state: RuntimeState): RunHeader {
   const working = WORKING_RUN_STATUSES.includes(state.status);
@@ -130,10 +130,18 @@ function headerOf(state: RuntimeState): RunHeader {
     createdAt: state.createdAt,
     updatedAt: state.updatedAt,
     host: state.hostId,
-    ...(lead === undefined ? {} : { actingAs: lead.name }),
+    actingAs: USER_PARTICIPANT,
     actions:
-      lead === undefined ? [] : working ? [...WORKING_ACTIONS] : stoppable ? ['stopRun'] : [],
-    unavailable: { ...UNAVAILABLE },
+      lead === undefined
+        ? []
+        : working
+          ? [...WORKING_ACTIONS]
+          : state.status === 'completed'
+            ? [...COMPLETED_ACTIONS]
+            : stoppable
+              ? ['stopRun']
+              : [],
+    unavailable: {},
   };
 }
 

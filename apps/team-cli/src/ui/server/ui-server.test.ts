@@ -159,7 +159,7 @@ describe('team ui server: actions', () => {
     expect(JSON.parse(unknown.body).error.code).toBe('INVALID_INPUT');
   });
 
-  it('sends a message as the lead, requests changes with a note to the owner, stops the run', async () => {
+  it('sends a message as the user, requests changes with a note to the owner, stops the run', async () => {
     const lead = createMemberClient({ home, runId: run.runId, member: 'lead' });
     const writer = createMemberClient({ home, runId: run.runId, member: 'writer' });
     const task = await lead.createTask({ subject: 'Review me' });
@@ -189,6 +189,12 @@ describe('team ui server: actions', () => {
     expect((await lead.getTask(done.id)).status).toBe('approved');
     const sent = await post('send', { to: 'tester', body: 'hello' }, { ...own(), Cookie: cookie });
     expect(JSON.parse(sent.body).result.delivered).toEqual(['tester']);
+    const tester = createMemberClient({ home, runId: run.runId, member: 'tester' });
+    expect((await tester.inbox()).find((message) => message.body === 'hello')?.from).toBe('user');
+    // Merge is wired to the core: this seeded run has no repository, so it is refused as such.
+    const merged = await post('merge', { dryRun: true }, { ...own(), Cookie: cookie });
+    expect(JSON.parse(merged.body).error).toMatchObject({ code: 'INVALID_INPUT' });
+    expect(JSON.parse(merged.body).error.message).toContain('no repository');
     const stopped = await post('stopRun', {}, { ...own(), Cookie: cookie });
     expect(stopped.status).toBe(200);
     expect(stops).toEqual([run.runId]);

@@ -173,11 +173,14 @@ export function RunView(props: {
             {button('merge') ? (
               <button
                 type="button"
-                disabled
-                title={why('merge') ?? ''}
-                aria-label={`Merge: ${why('merge') ?? 'not available'}`}
+                disabled={!actions.allowed('merge')}
+                title={
+                  why('merge') ??
+                  'Merge every approved task’s work into the base branch, in dependency order'
+                }
+                onClick={() => actions.act('merge', {}, 'Merged the approved work')}
               >
-                Merge (not available yet)
+                Merge
               </button>
             ) : null}
             {button('stopRun') ? (

@@ -105,6 +105,7 @@ export function createRecovery(ctx: RuntimeContext, stopper: Stopper): Recovery 
       const problems = new Map<string, string[]>();
       const report = await resumeRun(ctx.home, runId, ctx.host, {
         ...ctx.stateOptions,
+        hostId: ctx.host.hostId,
         recovery: actions(problems),
       });
       report.errors.push(...(problems.get(runId) ?? []));
@@ -115,6 +116,7 @@ export function createRecovery(ctx: RuntimeContext, stopper: Stopper): Recovery 
       const problems = new Map<string, string[]>();
       const report = await resumeAll(ctx.home, ctx.host, {
         ...ctx.stateOptions,
+        hostId: ctx.host.hostId,
         recovery: actions(problems),
       });
       for (const run of report.runs) {

@@ -8,7 +8,12 @@ import {
   updateRunState,
 } from '../../state/index.js';
 import { openRunLayout } from '../../tmux/index.js';
-import { createMemberWorktree } from '../../worktree/index.js';
+import {
+  branchHead,
+  createGitRunner,
+  createMemberWorktree,
+  currentBranch,
+} from '../../worktree/index.js';
 import { requireHostCapability } from '../team-host.js';
 import { codeOf, messageOf } from './member-session.js';
 import { resolveRunSpec, runSpecFile } from './run-spec.js';
@@ -27,6 +32,11 @@ export interface StartRunOptions {
   baseRef?: string;
   /** A run id to use instead of a fresh UUID. */
   runId?: string;
+  /**
+   * What the run is for and its acceptance criteria (recorded as set by the user); the
+   * run completes only when each criterion has evidence or a waiver.
+   */
+  goal?: { text: string; criteria?: readonly string[] };
 }
 
 /** What {@link TeamRuntime.startRun} made. */
@@ -46,6 +56,22 @@ export interface StartRunResult {
   };
 }
 
+/**
+ * The branch the worktrees start from, which `team run merge` merges into: the base ref
+ * when it names a local branch, else the branch checked out in the repository; none on a
+ * detached HEAD or a commit id.
+ */
+async function baseBranchOf(
+  repo: string,
+  baseRef: string | undefined,
+): Promise<string | undefined> {
+  const git = createGitRunner();
+  if (baseRef === undefined) return currentBranch(git, repo);
+  const name = baseRef.replace(/^refs\/heads\//, '');
+  if (name.startsWith('-')) return undefined;
+  return (await branchHead(git, repo, name)) === undefined ? undefined : name;
+}
+
 async function createWorktrees(
   ctx: RuntimeContext,
   runId: string,
@@ -53,6 +79,7 @@ async function createWorktrees(
   options: StartRunOptions & { repo: string },
 ): Promise<RuntimeState | undefined> {
   let state: RuntimeState | undefined;
+  const baseBranch = await baseBranchOf(options.repo, options.baseRef);
   for (const wish of spec.members.filter((member) => member.worktree)) {
     const worktree = await createMemberWorktree({
       home: ctx.home,
@@ -72,6 +99,7 @@ async function createWorktrees(
           target.baseRef = worktree.baseCommit;
         }
         draft.repoRoot = worktree.repoRoot;
+        if (baseBranch !== undefined) draft.baseBranch = baseBranch;
         return draft;
       },
       ctx.stateOptions,
@@ -129,6 +157,7 @@ export async function startRun(
       ...(options.repo === undefined ? {} : { repoRoot: options.repo }),
       ...(options.leadSessionId === undefined ? {} : { leadSessionId: options.leadSessionId }),
       ...(options.runId === undefined ? {} : { runId: options.runId }),
+      ...(options.goal === undefined ? {} : { goal: options.goal }),
     },
     ctx.stateOptions,
   );

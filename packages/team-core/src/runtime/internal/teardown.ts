@@ -26,6 +26,8 @@ export interface TeardownReport {
   notStopped: { member: string; reason: string; code: string }[];
   releasedTasks: string[];
   removedWorktrees: string[];
+  /** Member branches removed with their worktrees because nothing was committed on them. */
+  removedBranches: string[];
   keptWorktrees: { member: string; path: string; reason: string }[];
   /** What a forced removal threw away: uncommitted files, and commits of deleted branches. */
   discardedWork: { member: string; path: string; files: string[]; commits: UnsavedCommit[] }[];
@@ -75,6 +77,7 @@ export function emptyTeardownReport(): TeardownReport {
     notStopped: [],
     releasedTasks: [],
     removedWorktrees: [],
+    removedBranches: [],
     keptWorktrees: [],
     discardedWork: [],
     panesClosed: [],
@@ -187,8 +190,11 @@ async function removeWorktree(
       ...(member.baseRef === undefined ? {} : { baseRef: member.baseRef }),
       force: options.force,
       deleteBranch: options.deleteBranches,
+      // A branch nobody committed to holds nothing to merge or keep.
+      deleteEmptyBranch: true,
     });
     if (removed.removed) report.removedWorktrees.push(removed.path);
+    if (removed.branchDeleted) report.removedBranches.push(removed.branch);
     const { files, commits } = removed.discarded;
     if (files.length > 0 || commits.length > 0)
       report.discardedWork.push({ member: member.name, path: removed.path, files, commits });

@@ -1,0 +1,45 @@
+import { authorizeRunOperation } from '../../command-access.js';
+import { callerClient, resolveRunId } from '../../command-context.js';
+import type { CommandHandler } from '../../command-handler.js';
+
+/**
+ * `team run merge <run> [--into BRANCH] [--dry-run]`: merges every approved task's
+ * recorded work into the run's base branch (or BRANCH), in dependency order, never
+ * forcing; a conflict changes nothing and exits 4 with `MERGE_CONFLICT` naming the task
+ * and its files. The user's and the lead's.
+ */
+export const runMergeCommand: CommandHandler = async (context, [run], options) => {
+  const runId = await resolveRunId(context, run);
+  const { readRunState } = await import('@teamkit/team-core');
+  await authorizeRunOperation(context, await readRunState(context.home, runId), 'merge');
+  const client = await callerClient(context, runId);
+  const report = await client.mergeWork({
+    ...(typeof options.into === 'string' ? { into: options.into } : {}),
+    ...(options.dryRun === true ? { dryRun: true } : {}),
+  });
+  const { output } = context;
+  const short = (commit: string | undefined) =>
+    commit === undefined ? 'new' : commit.slice(0, 12);
+  output.result({ report }, () =>
+    [
+      `${output.style('green', report.dryRun ? 'would merge' : report.changed ? 'merged' : 'nothing new to merge')} into ${report.into} (${short(report.from)} → ${short(report.to)})`,
+      ...(report.fellBack === undefined
+        ? []
+        : [
+            `  ${output.style('yellow', 'not into')} ${report.fellBack.from}: ${report.fellBack.reason}`,
+          ]),
+      ...(report.checkout === undefined || !report.changed
+        ? []
+        : [`  moved the checkout at ${report.checkout} forward`]),
+      ...report.tasks.map(
+        (task) =>
+          `  #${task.id} ${task.subject}${task.owner === undefined ? '' : ` (${task.owner})`}: ${task.outcome === 'merged' ? `merged ${task.commit.slice(0, 12)}` : 'already there'}`,
+      ),
+      ...report.skipped.map(
+        (task) =>
+          `  ${output.style('dim', `#${task.id} ${task.subject}: left out (${task.reason === 'no-work' ? 'approved, but no work was recorded' : task.status})`)}`,
+      ),
+    ].join('\n'),
+  );
+  return undefined;
+};
