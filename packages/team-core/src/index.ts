@@ -161,6 +161,7 @@ export type {
   MemberClientOptions,
   MemberMessageInput,
   MemberStatusLine,
+  MemberVocabulary,
   RequiredTeamProtocolOperation,
   RunStatusOptions,
   RunStatusReport,
@@ -218,6 +219,7 @@ export type {
 } from './schema/index.js';
 // schema
 export {
+  AgentPresetNameSchema,
   ARTIFACT_NAME_PATTERN,
   ArtifactNameSchema,
   ArtifactSchema,

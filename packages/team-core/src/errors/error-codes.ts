@@ -111,6 +111,15 @@ export const TEAMKIT_ERROR_CODES = {
     description: 'The host does not implement an optional capability that was asked for.',
   },
   HOST_FAILED: { kind: 'internal', description: 'The host adapter failed to carry out a call.' },
+  AGENT_NOT_CONFIGURED: {
+    kind: 'usage',
+    description:
+      'A run was started without an agent: no --agent or --agent-cmd, and the team names none.',
+  },
+  AGENT_NOT_FOUND: {
+    kind: 'not_found',
+    description: "An agent preset's command line program is not installed (not on PATH).",
+  },
   PERMISSION_DENIED: { kind: 'refused', description: 'The caller may not perform this operation.' },
   IDENTITY_MISMATCH: {
     kind: 'refused',

@@ -47,6 +47,7 @@ export type {
   TeamSpecInput,
 } from './team-spec.js';
 export {
+  AgentPresetNameSchema,
   PermissionActionSchema,
   RunBoundsSchema,
   TeamMemberSpecSchema,
