@@ -60,18 +60,18 @@ export interface TurnInterrupter {
 
 const ENDED: readonly MemberStatus[] = ['terminated', 'errored', 'shutdown_approved'];
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
+/** Waits `ms`, or less when `signal` aborts; leaves no listener behind. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
   });
+}
 
 function goalOf(state: RuntimeState): string | undefined {
   // The run's goal (`state.goal.text`) when the run has one.
@@ -119,7 +119,7 @@ export function createMemberTurns(options: MemberTurnsOptions): TurnInterrupter 
   // Stopping the runner ends its turn with everything the turn started.
   options.signal?.addEventListener('abort', () => void current?.stop(), { once: true });
 
-  async function moveToRunning(): Promise<'running' | 'bound' | 'ended'> {
+  async function moveToRunning(): Promise<'running' | 'bound' | 'changed'> {
     try {
       const state = await updateRunState(
         home,
@@ -135,7 +135,7 @@ export function createMemberTurns(options: MemberTurnsOptions): TurnInterrupter 
         stateOptions,
       );
       const status = state.members.find((candidate) => candidate.name === member)?.status;
-      return status === 'running' ? 'running' : 'ended';
+      return status === 'running' ? 'running' : 'changed';
     } catch (error) {
       if (isTeamkitError(error, 'BOUND_EXCEEDED')) return 'bound';
       throw error;
@@ -189,7 +189,9 @@ export function createMemberTurns(options: MemberTurnsOptions): TurnInterrupter 
         const me = state.members.find((candidate) => candidate.name === member);
         if (me === undefined) return { code: 1, reason: `run ${runId} has no member ${member}` };
         if (ENDED.includes(me.status)) return { code: 0, reason: `member is ${me.status}` };
-        if (state.status === 'creating') {
+        // The run is still being set up, or the spawn that started this runner is not
+        // recorded yet: nothing to do until it is.
+        if (state.status === 'creating' || me.status === 'pending') {
           await sleep(pollMs, options.signal);
           continue;
         }
@@ -206,7 +208,7 @@ export function createMemberTurns(options: MemberTurnsOptions): TurnInterrupter 
         }
         if (!me.isLead) {
           const moved = await moveToRunning();
-          if (moved === 'ended') continue;
+          if (moved === 'changed') continue;
           if (moved === 'bound') {
             // The parallel bound is full: stay idle until another member waits.
             stopWaiting ??= await markWaiting(home, runId, member, { handoff: false });
