@@ -46,6 +46,14 @@ export const memberTurnsCommand: CommandHandler = async (context) => {
   });
   await writePresetFiles(agent.files);
   const settings = await loadCliSettings(context);
+  // Tuning for tests and impatient users: how often a failing turn is retried, and the
+  // first wait (doubled each retry).
+  const whole = (name: string) => {
+    const value = context.env[name];
+    return value !== undefined && /^[0-9]{1,7}$/.test(value) ? Number(value) : undefined;
+  };
+  const retries = whole('TEAMKIT_TURN_RETRIES');
+  const retryDelayMs = whole('TEAMKIT_TURN_RETRY_DELAY_MS');
   const controller = new AbortController();
   const turns = createMemberTurns({
     home,
@@ -56,6 +64,8 @@ export const memberTurnsCommand: CommandHandler = async (context) => {
     env: context.env,
     promptFile,
     lock: { timeoutMs: settings['lock.timeoutMs'] },
+    ...(retries === undefined ? {} : { retries }),
+    ...(retryDelayMs === undefined ? {} : { retryDelayMs }),
     signal: controller.signal,
   });
   const onInterrupt = () => {
