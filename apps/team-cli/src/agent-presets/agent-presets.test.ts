@@ -32,6 +32,7 @@ describe('agent presets', () => {
     expect(first.slice(first.indexOf('--allowedTools') + 1)).toEqual([
       'mcp__teamkit',
       'Bash(git:*)',
+      'Bash(team:*)',
     ]);
     // Added to the user's own MCP servers, not replacing them.
     expect(first).not.toContain('--strict-mcp-config');
@@ -115,21 +116,21 @@ describe('agent presets', () => {
     expect(agent.sessionIdFrom('{"type":"step_start","sessionID":"ses_1"}\n')).toBe('ses_1');
   });
 
-  it('Gemini CLI: system settings with the MCP server and TEAMKIT_TOKEN let through redaction', () => {
-    const agent = getAgentPreset('gemini').prepare(input);
-    const file = agent.files[0];
-    expect(agent.env).toEqual({ GEMINI_CLI_SYSTEM_SETTINGS_PATH: file?.path });
-    const settings = JSON.parse(file?.text ?? '') as {
-      mcpServers: Record<string, { trust: boolean; args: string[] }>;
-      security: { environmentVariableRedaction: { allowed: string[] } };
-    };
-    expect(settings.mcpServers.teamkit?.trust).toBe(true);
-    expect(settings.mcpServers.teamkit?.args).toContain('gemini');
-    expect(settings.security.environmentVariableRedaction.allowed).toEqual(['TEAMKIT_TOKEN']);
+  it('Gemini CLI: auto_edit, its shell for git and team only, no settings file written', () => {
+    const preset = getAgentPreset('gemini');
+    expect(preset.mcpHost).toBeUndefined();
+    const agent = preset.prepare(input);
+    expect(agent.files).toEqual([]);
+    expect(agent.env).toEqual({});
     const first = agent.turnArgv({ prompt: 'Go' });
     expect(first.slice(0, 3)).toEqual(['/opt/bin/agent', '--prompt', 'Go']);
     expect(flagValue(first, '--approval-mode')).toBe('auto_edit');
-    expect(first.slice(first.indexOf('--allowed-tools') + 1)).toEqual(['run_shell_command(git)']);
+    expect(first.slice(first.indexOf('--allowed-tools'))).toEqual([
+      '--allowed-tools',
+      'run_shell_command(git)',
+      '--allowed-tools',
+      'run_shell_command(team)',
+    ]);
     expect(first).toContain('--skip-trust');
     expect(agent.turnArgv({ prompt: 'Go', sessionId: 'g-1' }).slice(3, 5)).toEqual([
       '--resume',

@@ -4,12 +4,12 @@ import type { AgentPreset } from './agent-preset.js';
 import { sessionIdField } from './agent-preset.js';
 
 /** The shell commands a Claude Code member may run without a prompt, besides plain edits. */
-export const CLAUDE_ALLOWED_TOOLS = ['mcp__teamkit', 'Bash(git:*)'] as const;
+export const CLAUDE_ALLOWED_TOOLS = ['mcp__teamkit', 'Bash(git:*)', 'Bash(team:*)'] as const;
 
 /**
  * Claude Code (`claude -p`), one process per turn. Edits go through
  * `--permission-mode acceptEdits` (file edits and plain shell commands inside the working
- * folder, nothing outside it) plus `git` commands and the team's MCP tools by
+ * folder, nothing outside it) plus `git` and `team` commands and the team's MCP tools by
  * `--allowedTools`. The team's MCP server comes from a per-member `--mcp-config` file
  * beside the run, added to the user's own servers (not `--strict-mcp-config`); Claude Code
  * passes its whole environment, so the member's `TEAMKIT_*` identity reaches it.

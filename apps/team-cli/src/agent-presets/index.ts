@@ -16,3 +16,4 @@ export {
   presetsOnPath,
 } from './agent-presets.js';
 export { CLAUDE_ALLOWED_TOOLS } from './claude-preset.js';
+export { GEMINI_ALLOWED_TOOLS } from './gemini-preset.js';
