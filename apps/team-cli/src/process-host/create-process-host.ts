@@ -157,6 +157,8 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
         ...input.env,
         PATH: prependToPath(shimFolder, process.env.PATH),
         [SPAWN_NONCE_VARIABLE]: nonce,
+        // Agent CLIs that read PWD (OpenCode) must see the member's folder, not the caller's.
+        PWD: input.cwd,
       };
       if (options.tmux !== undefined) {
         const startedAt = Date.now();

@@ -152,7 +152,8 @@ export function createMemberTurns(options: MemberTurnsOptions): TurnInterrupter 
     interrupted = false;
     current = startTurnProcess(argv, {
       cwd: options.cwd,
-      env: { ...options.env, ...options.agent.env },
+      // PWD too: OpenCode takes its project folder from it, not from the process's folder.
+      env: { ...options.env, ...options.agent.env, PWD: options.cwd },
       ...(options.echo === undefined
         ? {
             echo: {
