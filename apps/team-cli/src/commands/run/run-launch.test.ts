@@ -146,7 +146,7 @@ describe('team run start: agents', () => {
       PATH: fakeAgentsPath(['codex', 'opencode']),
     });
     expect(result.code).toBe(2);
-    const error = (result.json() as { error: { code: string; message: string } }).error;
+    const { error } = result.json() as unknown as { error: { code: string; message: string } };
     expect(error.code).toBe('AGENT_NOT_CONFIGURED');
     expect(error.message).toContain('Found on PATH: codex, opencode.');
     expect(existsSync(path.join(home, 'runtime'))).toBe(false);
