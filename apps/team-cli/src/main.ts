@@ -115,7 +115,19 @@ export async function main(argv: readonly string[]): Promise<number> {
       .description('start a team run with its members as processes')
       .option('--repo <dir>', 'the git repository members work in (worktrees)')
       .option('--no-tmux', 'run members in the background even inside tmux')
-      .option('--agent-cmd <template>', 'argv template of each member process')
+      .option(
+        '--agent <preset>',
+        'the agent CLI of every member: claude|codex|opencode|gemini|teamkit-agent',
+      )
+      .option('--agent-cmd <template>', 'argv template of each member process, instead of a preset')
+      .addOption(
+        new Option(
+          '--agent-cmd-mode <mode>',
+          'whether the --agent-cmd template runs one turn or the whole run',
+        ).choices(['one-shot', 'long-lived']),
+      )
+      .option('--model <id>', "the model of every member, in the agent CLI's own words")
+      .option('--dry-run', "print each member's exact command and start nothing")
       .option('--project <dir>', 'also see the project teams of <dir>')
       .option('--goal <text>', 'what the run is for; it completes only when its criteria are met')
       .option(
@@ -152,6 +164,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       )
       .option('--project <dir>', 'also read the settings of the project in <dir>'),
   ).action(act(async () => (await import('./commands/run/index.js')).runStopCommand));
+  common(
+    run
+      .command('interrupt <run> <member>')
+      .description("stop a member's current turn; the member stays and takes its next turn"),
+  ).action(act(async () => (await import('./commands/run/index.js')).runInterruptCommand));
   common(run.command('resume [run]').description('resume one run (or all) after a restart')).action(
     act(async () => (await import('./commands/run/index.js')).runResumeCommand),
   );
@@ -394,6 +411,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     act(async () => (await import('./commands/demo/index.js')).demoCommand, {
       userOnly: 'run the demo',
     }),
+  );
+
+  // The process of a turn-based member (started by the process host, never by hand).
+  common(program.command('member-turns', { hidden: true })).action(
+    act(async () => (await import('./commands/member-turns/index.js')).memberTurnsCommand),
   );
 
   try {

@@ -192,6 +192,7 @@ export type {
   MemberClientOptions,
   MemberMessageInput,
   MemberStatusLine,
+  MemberVocabulary,
   RequiredTeamProtocolOperation,
   RunStatusOptions,
   RunStatusReport,
@@ -263,6 +264,7 @@ export type {
 // schema
 export {
   AcceptanceCriterionSchema,
+  AgentPresetNameSchema,
   ARTIFACT_NAME_PATTERN,
   ArtifactNameSchema,
   ArtifactSchema,

@@ -10,6 +10,7 @@ const values = {
   home: '/h',
   cwd: '/w',
   model: '',
+  prompt: '',
 };
 
 describe('agent command templates', () => {

@@ -13,6 +13,8 @@ export interface AgentCommandValues {
   home: string;
   cwd: string;
   model: string;
+  /** The text of the turn, for one-shot (turn-based) templates; empty for long-lived ones. */
+  prompt: string;
 }
 
 /** The name that stands for the harness's scripted agent in a template. */
@@ -49,8 +51,9 @@ export function parseAgentCommand(template: string): string[] {
 /** Replaces `{name}` placeholders in each word; unknown braces are left as they are. */
 export function expandAgentCommand(words: readonly string[], values: AgentCommandValues): string[] {
   return words.map((word) =>
-    word.replace(/\{(member|role|run|team|prompt-file|home|cwd|model)\}/g, (_match, key: string) =>
-      String(values[key as keyof AgentCommandValues]),
+    word.replace(
+      /\{(member|role|run|team|prompt-file|home|cwd|model|prompt)\}/g,
+      (_match, key: string) => String(values[key as keyof AgentCommandValues]),
     ),
   );
 }

@@ -14,12 +14,12 @@ import {
   TeamkitError,
   type TmuxRunner,
 } from '@teamkit/team-core';
+import { DEFAULT_AGENT_COMMAND, parseAgentCommand } from './agent-command.js';
 import {
-  DEFAULT_AGENT_COMMAND,
-  expandAgentCommand,
-  parseAgentCommand,
-  resolveScriptedAgent,
-} from './agent-command.js';
+  agentCommandValues,
+  type MemberLaunchPlan,
+  planMemberLaunch,
+} from './member-launch-plan.js';
 import { dropHandoff, readWaitingMarker, takenHandoffPath } from './member-presence.js';
 import {
   inspectProcessSession,
@@ -29,13 +29,21 @@ import {
   stopProcessSession,
 } from './member-signals.js';
 import { processSessionId } from './process-session.js';
+import { type MemberLaunch, readRunLaunch } from './run-launch.js';
+import { recordSpawn, SPAWN_NONCE_VARIABLE } from './spawn-records.js';
+import { currentTeamCommand, ensureTeamShim, prependToPath } from './team-shim.js';
 import { startMemberInPane } from './tmux-member-pane.js';
 
 /** Options for {@link createProcessHost}. */
 export interface ProcessHostOptions {
   home: string;
-  /** The `--agent-cmd` template; default `teamkit-agent` (the scripted agent). */
+  /**
+   * The `--agent-cmd` template (long-lived) of members whose run has no launch record
+   * (`runtime/<run>/launch.json`, written by `team run start`); default `teamkit-agent`.
+   */
   agentCommand?: string;
+  /** The `team` command members get on their PATH and turn runners run; default this CLI. */
+  teamCommand?: { node: string; bin: string };
   /**
    * Run each member as the process of its own tmux pane (an interactive agent CLI gets a
    * terminal): inside tmux the caller's window is split, else a detached session per run.
@@ -66,8 +74,8 @@ export interface ProcessMember {
 export interface ProcessHost extends TeamHostV1 {
   /** Members started by this host object, by session id. */
   readonly started: ReadonlyMap<string, ProcessMember>;
-  /** The argv a member would be started with (after placeholders). */
-  commandFor(input: SpawnMemberInput, promptFile: string): string[];
+  /** How a member would be started (its launch record, then placeholders expanded). */
+  planFor(input: SpawnMemberInput, promptFile: string): Promise<MemberLaunchPlan>;
   /**
    * Whether a session's recorded process may be signalled now, and why not: the check
    * every signal of this host passes first (a pid above 1, the recorded start time, the
@@ -90,7 +98,11 @@ export const PROCESS_HOST_ID = 'process';
  * its own inbox; `deliver` only hands mail over to a member blocked in `team inbox --wait`.
  */
 export function createProcessHost(options: ProcessHostOptions): ProcessHost {
-  const template = parseAgentCommand(options.agentCommand ?? DEFAULT_AGENT_COMMAND);
+  const fallbackTemplate = options.agentCommand ?? DEFAULT_AGENT_COMMAND;
+  // A bad template is refused when the host is made, not when the first member starts.
+  parseAgentCommand(fallbackTemplate);
+  const teamCommand = options.teamCommand ?? currentTeamCommand();
+  const launches = new Map<string, Promise<Record<string, MemberLaunch> | undefined>>();
   const started = new Map<string, ProcessMember>();
   const stopGraceMs = options.stopGraceMs ?? 3_000;
   const handoffTimeoutMs = options.handoffTimeoutMs ?? 3_000;
@@ -103,33 +115,54 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
   const startTimeOf = (pid: number, fallback: number) =>
     readProcessFacts(pid)?.startedAt ?? fallback;
 
-  const commandFor = (input: SpawnMemberInput, promptFile: string): string[] =>
-    resolveScriptedAgent(
-      expandAgentCommand(template, {
-        member: input.member.name,
-        role: input.member.role,
-        run: input.runId,
-        team: input.teamName,
-        'prompt-file': promptFile,
-        home: options.home,
-        cwd: input.cwd,
-        model: input.member.model ?? '',
-      }),
+  const launchOf = async (input: SpawnMemberInput): Promise<MemberLaunch> => {
+    let record = launches.get(input.runId);
+    if (record === undefined) {
+      record = readRunLaunch(options.home, input.runId).then((launch) => launch?.members);
+      launches.set(input.runId, record);
+    }
+    return (
+      (await record)?.[input.member.name] ?? {
+        kind: 'command',
+        template: fallbackTemplate,
+        mode: 'long-lived',
+      }
     );
-
+  };
+  const planFor = async (input: SpawnMemberInput, promptFile: string) => {
+    const launch = await launchOf(input);
+    const model = launch.model ?? input.member.model;
+    return planMemberLaunch(
+      launch,
+      agentCommandValues(options.home, input, promptFile, model),
+      teamCommand,
+    );
+  };
   const host: ProcessHost = {
     specificationVersion: TEAM_HOST_SPECIFICATION_VERSION,
     hostId: PROCESS_HOST_ID,
     started,
-    commandFor,
+    planFor,
     async spawnMember(input) {
       const root = path.join(options.home, 'runtime', input.runId);
       const promptFile = path.join(root, 'prompts', `${input.member.name}.md`);
-      mkdirSync(path.dirname(promptFile), { recursive: true });
-      await writeFile(promptFile, input.member.prompt);
-      const argv = commandFor(input, promptFile);
+      mkdirSync(path.dirname(promptFile), { recursive: true, mode: 0o700 });
+      await writeFile(promptFile, input.member.prompt, { mode: 0o600 });
+      const { argv } = await planFor(input, promptFile);
       const logFile = path.join(root, 'logs', `${input.member.name}.log`);
-      mkdirSync(path.dirname(logFile), { recursive: true });
+      mkdirSync(path.dirname(logFile), { recursive: true, mode: 0o700 });
+      // `team` on the member's PATH is this very CLI, whatever is installed globally.
+      const shimFolder = await ensureTeamShim(options.home, teamCommand);
+      // Recorded before the process exists: a start killed before the run records the
+      // session still leaves a nonce that `team run stop` finds the process by.
+      const nonce = await recordSpawn(options.home, input.runId, input.member.name);
+      const env: Record<string, string> = {
+        ...input.env,
+        PATH: prependToPath(shimFolder, process.env.PATH),
+        [SPAWN_NONCE_VARIABLE]: nonce,
+        // Agent CLIs that read PWD (OpenCode) must see the member's folder, not the caller's.
+        PWD: input.cwd,
+      };
       if (options.tmux !== undefined) {
         const startedAt = Date.now();
         const pane = await startMemberInPane({
@@ -138,7 +171,7 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
           member: input.member.name,
           ...(input.member.color === undefined ? {} : { color: input.member.color }),
           cwd: input.cwd,
-          env: input.env,
+          env,
           argv,
           ...(options.tmux.callerPaneId === undefined
             ? {}
@@ -168,7 +201,7 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
       try {
         child = spawn(argv[0] as string, argv.slice(1), {
           cwd: input.cwd,
-          env: { ...process.env, ...input.env },
+          env: { ...process.env, ...env },
           detached: true,
           stdio: ['ignore', log, log],
         });

@@ -2,11 +2,13 @@ import type { RuntimeState, SettingsValues, TeamRuntime, TmuxRunner } from '@tea
 import { loadCliSettings } from '../cli-settings.js';
 import { createProcessHost, type ProcessHost } from '../process-host/index.js';
 import { TEAM_COMMAND_VOCABULARY } from '../team-command-vocabulary.js';
+import { memberVocabularyFromLaunch } from './member-vocabulary.js';
 
 /** Options for {@link openProcessRuntime}. */
 export interface OpenProcessRuntimeOptions {
   home: string;
   env: NodeJS.ProcessEnv;
+  /** The long-lived template of members whose run has no launch record (older runs, the demo). */
   agentCommand?: string;
   /** Open tmux panes: `true` inside tmux, or an explicit runner (tests use a private server). */
   tmux?: boolean | TmuxRunner;
@@ -82,6 +84,7 @@ export async function openProcessRuntime(
     host,
     env: options.env,
     vocabulary: TEAM_COMMAND_VOCABULARY,
+    vocabularyFor: memberVocabularyFromLaunch(options.home),
     settings,
     resumeOnStart: options.resumeOnStart ?? false,
     ...(options.project === undefined ? {} : { project: options.project }),

@@ -1,4 +1,5 @@
 import type { StopRunReport } from '@teamkit/team-core';
+import { type SpawnedProcess, stopStraySpawns } from '../process-host/spawn-records.js';
 import { type SupervisorStopOutcome, stopBackgroundSupervisor } from './background-supervisor.js';
 import { openProcessRuntime } from './open-runtime.js';
 
@@ -14,6 +15,8 @@ export interface StopRunOutcome {
   report: StopRunReport;
   supervisor: SupervisorStopOutcome;
   notSignalled: NotSignalledMember[];
+  /** Processes of the run's spawns that no record named, stopped after the members. */
+  strays: SpawnedProcess[];
 }
 
 /**
@@ -51,9 +54,12 @@ export async function stopRunAsUser(options: {
   });
   const force = options.force === true;
   const stopped = await runtime.stopRun(options.runId, { force, tolerateFailures: force });
+  // Processes no record names (a start killed between a spawn and its record, a turn left
+  // behind by a killed runner) carry the run's spawn nonces: none of them outlives the stop.
+  const strays = await stopStraySpawns(options.home, options.runId);
   const report = {
     ...stopped,
     stopped: stopped.stopped.filter((name) => !notSignalled.some((e) => e.member === name)),
   };
-  return { report, supervisor, notSignalled };
+  return { report, supervisor, notSignalled, strays };
 }

@@ -56,15 +56,14 @@ export async function superviseRun(options: SuperviseRunOptions): Promise<Superv
     await options.onPass?.();
     if (outcome !== undefined) return outcome;
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, intervalMs);
-      options.signal?.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        { once: true },
-      );
+      // The listener goes with the wait, or a long supervision piles them up on the signal.
+      const done = () => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, intervalMs);
+      options.signal?.addEventListener('abort', done, { once: true });
     });
   }
 }

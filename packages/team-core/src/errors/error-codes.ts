@@ -134,6 +134,15 @@ export const TEAMKIT_ERROR_CODES = {
     kind: 'refused',
     description: 'The run is hosted by another kind of host; resume or sweep it from there.',
   },
+  AGENT_NOT_CONFIGURED: {
+    kind: 'usage',
+    description:
+      'A run was started without an agent: no --agent or --agent-cmd, and the team names none.',
+  },
+  AGENT_NOT_FOUND: {
+    kind: 'not_found',
+    description: "An agent preset's command line program is not installed (not on PATH).",
+  },
   PERMISSION_DENIED: { kind: 'refused', description: 'The caller may not perform this operation.' },
   IDENTITY_MISMATCH: {
     kind: 'refused',

@@ -4,7 +4,7 @@ import { findLead } from '../state/index.js';
 import type { TeamkitCaller } from './identify-caller.js';
 
 /** Operations on a whole run: the user's, and the run's lead's. */
-export type RunOperation = 'stop' | 'resume' | 'supervise' | 'merge' | 'shutdown-all';
+export type RunOperation = 'stop' | 'resume' | 'supervise' | 'merge' | 'shutdown-all' | 'interrupt';
 
 const RUN_OPERATION_TEXT: Record<RunOperation, string> = {
   stop: 'stop',
@@ -12,6 +12,7 @@ const RUN_OPERATION_TEXT: Record<RunOperation, string> = {
   supervise: 'supervise',
   merge: 'merge the work of',
   'shutdown-all': 'shut down everyone in',
+  interrupt: 'interrupt a member of',
 };
 
 /**

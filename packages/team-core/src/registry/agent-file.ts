@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TeamkitError } from '../errors/index.js';
+import { AgentPresetNameSchema } from '../schema/team-spec.js';
 import { parseYamlSafely } from './parse-yaml-safely.js';
 
 const ToolsSchema = z.union([
@@ -11,6 +12,8 @@ const ToolsSchema = z.union([
 export const AgentFrontMatterSchema = z.object({
   description: z.string().max(2_000).optional(),
   model: z.string().min(1).max(200).optional(),
+  /** The agent preset that runs the member (`claude`, `codex`, …). */
+  agent: AgentPresetNameSchema.optional(),
   mode: z.enum(['primary', 'subagent', 'all']).optional(),
   tools: ToolsSchema.optional(),
   color: z.string().min(1).max(32).optional(),
@@ -28,7 +31,7 @@ const CLOSING = /^(?:---|\.\.\.)[ \t]*$/m;
 
 /**
  * Parses an agent file: optional YAML front matter between `---` lines, then the body,
- * which is the member's prompt. Keys other than description/model/mode/tools/color are
+ * which is the member's prompt. Keys other than description/model/agent/mode/tools/color are
  * returned in `ignoredKeys` (agent files are often shared with other tools).
  * Throws `INVALID_TEAM` for unsafe or mistyped front matter.
  */

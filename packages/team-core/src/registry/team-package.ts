@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { isTeamkitError, TeamkitError } from '../errors/index.js';
 import { describeIssues } from '../schema/describe-issues.js';
 import {
+  AgentPresetNameSchema,
   MemberNameSchema,
   type TeamPolicy,
   TeamPolicySchema,
@@ -49,8 +50,21 @@ export const TeamManifestSchema = z.strictObject({
   name: z.string().min(1).max(200).optional(),
   description: z.string().max(2_000).optional(),
   lead: z.string().optional(),
+  /** The agent preset of every member that names none (`agent:` of a member, its front matter). */
+  agent: AgentPresetNameSchema.optional(),
+  /** The model of every member that names none. */
+  model: z.string().min(1).max(200).optional(),
   members: z.array(ManifestMemberSchema).min(1).max(64),
 });
+
+/**
+ * A member's `agent:` in `team.yaml` is its agent file when it ends in `.md` (as before
+ * presets existed), else the name of the agent preset that runs it.
+ */
+function splitManifestAgent(agent: string | undefined): { file?: string; preset?: string } {
+  if (agent === undefined) return {};
+  return agent.endsWith('.md') ? { file: agent } : { preset: agent };
+}
 
 const FlatMemberSchema = z.looseObject({
   name: z.string(),
@@ -131,13 +145,20 @@ async function parsePackage(folder: string, manifest: { path: string; text: stri
   const usedAgentFiles = new Set<string>();
   const members: ParsedMember[] = [];
   for (const entry of parsed.data.members) {
+    const named = splitManifestAgent(entry.agent);
+    if (named.preset !== undefined && !AgentPresetNameSchema.safeParse(named.preset).success) {
+      throw invalid(
+        manifest.path,
+        `member "${entry.name}": agent "${named.preset}" is neither an agent file (*.md) nor an agent preset name (claude, codex, opencode, gemini, teamkit-agent).`,
+      );
+    }
     const fileName = assertSafeSegment(
-      entry.agent ?? `${entry.name}${AGENT_FILE_SUFFIX}`,
+      named.file ?? `${entry.name}${AGENT_FILE_SUFFIX}`,
       `agent file of member "${entry.name}"`,
     );
     usedAgentFiles.add(fileName);
     const agent = await readContainedTextFile(folder, fileName, 'INVALID_TEAM');
-    if (agent === undefined && entry.agent !== undefined) {
+    if (agent === undefined && named.file !== undefined) {
       throw invalid(
         manifest.path,
         `member "${entry.name}" names agent file "${fileName}", which does not exist.`,
@@ -164,7 +185,8 @@ async function parsePackage(folder: string, manifest: { path: string; text: stri
       role: entry.role ?? entry.name,
       description: front.description ?? entry.description,
       prompt,
-      model: front.model ?? entry.model,
+      model: front.model ?? entry.model ?? parsed.data.model,
+      agent: front.agent ?? named.preset ?? parsed.data.agent,
       color: front.color ?? entry.color ?? entry.colour,
       worktree: entry.worktree ?? false,
       tmux: entry.tmux ?? true,

@@ -11,7 +11,11 @@ import { createPathStore, type LockOptions, type PathStore } from '../storage/in
 import type { TmuxRunner } from '../tmux/index.js';
 import { createDelivery, type DeliveryReport } from './internal/delivery.js';
 import { createRecovery } from './internal/recovery.js';
-import { createRuntimeContext, loadRuntimeSettings } from './internal/runtime-context.js';
+import {
+  createRuntimeContext,
+  loadRuntimeSettings,
+  type MemberVocabulary,
+} from './internal/runtime-context.js';
 import { createShutdownReconcile } from './internal/shutdown-reconcile.js';
 import { createSpawner } from './internal/spawning.js';
 import { type StartRunOptions, type StartRunResult, startRun } from './internal/start-run.js';
@@ -45,6 +49,12 @@ export interface TeamRuntimeOptions {
    * protocol puts in their prompts. Default: the member client's method names.
    */
   vocabulary?: TeamToolVocabulary;
+  /**
+   * The vocabulary of one member, when members of one run reach their team in different
+   * ways (one agent CLI through MCP tools, another through the `team` command); members
+   * it answers `undefined` for get `vocabulary`.
+   */
+  vocabularyFor?: MemberVocabulary;
   /** Run {@link TeamRuntime.resumeAll} before returning (default true). */
   resumeOnStart?: boolean;
   /** Settings that win over the config files (tests, embedders with their own config). */
@@ -123,6 +133,7 @@ export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<Te
     lock,
     ...(options.tmux === undefined ? {} : { tmux: options.tmux }),
     vocabulary: options.vocabulary ?? MEMBER_CLIENT_VOCABULARY,
+    ...(options.vocabularyFor === undefined ? {} : { vocabularyFor: options.vocabularyFor }),
     worktrees: options.worktrees !== false,
   });
   const seams = { store, now, lock };

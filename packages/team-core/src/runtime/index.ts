@@ -1,6 +1,7 @@
 export type { TeamRuntime, TeamRuntimeOptions } from './create-team-runtime.js';
 export { createTeamRuntime } from './create-team-runtime.js';
 export type { DeliveryReport } from './internal/delivery.js';
+export type { MemberVocabulary } from './internal/runtime-context.js';
 export type { StartRunOptions, StartRunResult } from './internal/start-run.js';
 export type { StopRunOptions, StopRunReport } from './internal/stop-run.js';
 export type { TeardownProblem, TeardownStep } from './internal/teardown.js';

@@ -66,6 +66,7 @@ export type {
   TeamSpecInput,
 } from './team-spec.js';
 export {
+  AgentPresetNameSchema,
   PermissionActionSchema,
   RunBoundsSchema,
   TeamMemberSpecSchema,

@@ -42,6 +42,12 @@ export const TeamPolicySchema = z.strictObject({
 /** A team's policy. */
 export type TeamPolicy = z.infer<typeof TeamPolicySchema>;
 
+/** An agent preset name as a team package writes it: lowercase words joined by `-`. */
+export const AgentPresetNameSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/, 'an agent preset name is lowercase words joined by "-"')
+  .max(64);
+
 /** One member of a normalised team. */
 export const TeamMemberSpecSchema = z.strictObject({
   name: MemberNameSchema,
@@ -49,6 +55,11 @@ export const TeamMemberSpecSchema = z.strictObject({
   description: z.string().max(2_000).optional(),
   prompt: z.string().min(1).max(100_000),
   model: z.string().min(1).max(200).optional(),
+  /**
+   * The agent that runs the member, by preset name (`claude`, `codex`, `opencode`,
+   * `gemini`, `teamkit-agent`); the adapter that starts members checks the name.
+   */
+  agent: AgentPresetNameSchema.optional(),
   color: z.string().min(1).max(32).optional(),
   worktree: z.boolean().default(false),
   tmux: z.boolean().default(true),

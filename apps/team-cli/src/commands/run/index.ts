@@ -4,11 +4,51 @@ import { authorizeRunOperation } from '../../command-access.js';
 import { listRunIds, resolveRunId } from '../../command-context.js';
 import type { CommandHandler } from '../../command-handler.js';
 
-/** `team run start <team>`: creates the run, starts its members, and supervises it. */
+/**
+ * `team run start <team>`: decides how each member starts (`--agent`, `--agent-cmd`, or
+ * the team's own `agent:`), records it with the run, creates the run, starts its members
+ * and supervises it. `--dry-run` prints each member's exact command and creates nothing.
+ */
 export const runStartCommand: CommandHandler = async (context, [team], options) => {
   const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');
   const { loadCliSettings, wantsTmux } = await import('../../cli-settings.js');
+  const { loadTeamLibrary, resolveStartableTeam } = await import('@teamkit/team-core');
+  const { planRunLaunch } = await import('./plan-run-launch.js');
   const project = typeof options.project === 'string' ? path.resolve(options.project) : undefined;
+  const repo = typeof options.repo === 'string' ? path.resolve(options.repo) : undefined;
+  const library = await loadTeamLibrary({
+    home: context.home,
+    ...(project === undefined ? {} : { project }),
+    env: context.env,
+  });
+  const { spec } = await resolveStartableTeam(library, team as string);
+  const mode = options.agentCmdMode;
+  const launch = planRunLaunch(
+    spec,
+    {
+      ...(typeof options.agent === 'string' ? { agent: options.agent } : {}),
+      ...(typeof options.agentCmd === 'string' ? { agentCommand: options.agentCmd } : {}),
+      ...(mode === 'one-shot' || mode === 'long-lived' ? { agentCommandMode: mode } : {}),
+      ...(typeof options.model === 'string' ? { model: options.model } : {}),
+    },
+    context.env,
+  );
+  if (options.dryRun === true) {
+    const { describeRunLaunch, renderRunLaunch } = await import('./describe-run-launch.js');
+    const members = describeRunLaunch({
+      home: context.home,
+      spec,
+      launch,
+      ...(repo === undefined ? {} : { repo }),
+    });
+    context.output.result({ dryRun: true, team: spec.id, members }, () =>
+      [
+        `${spec.id}: ${members.length} members (dry run: nothing was started)`,
+        renderRunLaunch(members),
+      ].join('\n'),
+    );
+    return undefined;
+  }
   const settings = await loadCliSettings(context, project);
   const tmux = wantsTmux(settings['tmux.enabled'], {
     noTmuxFlag: options.tmux === false,
@@ -20,13 +60,18 @@ export const runStartCommand: CommandHandler = async (context, [team], options) 
     tmux,
     settings,
     resumeOnStart: true,
-    ...(typeof options.agentCmd === 'string' ? { agentCommand: options.agentCmd } : {}),
     ...(project === undefined ? {} : { project }),
   });
   const { goalOf } = await import('./run-start-goal.js');
   const goal = goalOf(options);
+  const { randomUUID } = await import('node:crypto');
+  const { recordRunLaunch } = await import('../../process-host/run-launch.js');
+  const runId = randomUUID();
+  // Recorded before any member starts: whoever starts members later reads it.
+  await recordRunLaunch(context.home, runId, launch);
   const result = await runtime.startRun(team as string, {
-    ...(typeof options.repo === 'string' ? { repo: path.resolve(options.repo) } : {}),
+    runId,
+    ...(repo === undefined ? {} : { repo }),
     ...(goal === undefined ? {} : { goal }),
   });
   const { output } = context;
@@ -175,7 +220,7 @@ export const runStopCommand: CommandHandler = async (context, [run], options) =>
     );
   }
   const { stopRunAsUser } = await import('../../supervisor/stop-run.js');
-  const { report, supervisor, notSignalled } = await stopRunAsUser({
+  const { report, supervisor, notSignalled, strays } = await stopRunAsUser({
     home: context.home,
     runId,
     env: context.env,
@@ -183,7 +228,7 @@ export const runStopCommand: CommandHandler = async (context, [run], options) =>
     ...(typeof options.project === 'string' ? { project: path.resolve(options.project) } : {}),
   });
   const { output } = context;
-  output.result({ report, supervisor, notSignalled }, () =>
+  output.result({ report, supervisor, notSignalled, strays }, () =>
     [
       `${output.style('green', 'stopped')} run ${runId} (${report.status})`,
       `  members stopped: ${report.stopped.join(', ') || '-'}`,
@@ -191,6 +236,10 @@ export const runStopCommand: CommandHandler = async (context, [run], options) =>
         (entry) => `  ${output.style('yellow', 'not stopped')} ${entry.member}: ${entry.reason}`,
       ),
       `  tasks released: ${report.releasedTasks.length}`,
+      ...strays.map(
+        (stray) =>
+          `  ${output.style('yellow', 'stopped unrecorded')} process ${stray.pid} of ${stray.member}`,
+      ),
       ...notSignalled.map(
         (entry) => `  ${output.style('yellow', 'not signalled')} ${entry.member}: ${entry.reason}`,
       ),
@@ -224,9 +273,18 @@ export const runResumeCommand: CommandHandler = async (context, [run]) => {
   const runIds: string[] = [];
   let report: unknown;
   let skipped: { runId: string; hostId: string }[] = [];
+  const { recordedSessionNonces, stopStraySpawns } = await import(
+    '../../process-host/spawn-records.js'
+  );
+  // A member process no record names must not run beside the member resume restarts.
+  const stopStrays = async (runId: string) =>
+    stopStraySpawns(context.home, runId, {
+      keep: recordedSessionNonces(await readRunState(context.home, runId)),
+    });
   if (run !== undefined || context.memberRun !== undefined) {
     const runId = await resolveRunId(context, run);
     await authorizeRunOperation(context, await readRunState(context.home, runId), 'resume');
+    await stopStrays(runId);
     report = await runtime.resumeRun(runId);
     runIds.push(runId);
   } else {
@@ -239,6 +297,7 @@ export const runResumeCommand: CommandHandler = async (context, [run]) => {
   for (const runId of runIds) {
     const state = await readRunState(context.home, runId);
     if (!WORKING_RUN_STATUSES.includes(state.status)) continue;
+    if (run === undefined && context.memberRun === undefined) await stopStrays(runId);
     await startBackgroundSupervisor(context.home, runId, context.env);
     supervised.push(runId);
   }
@@ -267,6 +326,12 @@ export const runSuperviseCommand: CommandHandler = async (context, [run]) => {
     home: context.home,
     env: context.env,
     state,
+  });
+  const { recordedSessionNonces, stopStraySpawns } = await import(
+    '../../process-host/spawn-records.js'
+  );
+  await stopStraySpawns(context.home, runId, {
+    keep: recordedSessionNonces(await readRunState(context.home, runId)),
   });
   const controller = new AbortController();
   const onSignal = () => controller.abort();
@@ -307,6 +372,28 @@ export const runSweepCommand: CommandHandler = async (context, _args, options) =
         (entry) => `left ${entry.runId} for its host (${entry.hostId}); --all-hosts sweeps it too`,
       ),
     ].join('\n'),
+  );
+  return undefined;
+};
+
+/**
+ * `team run interrupt <run> <member>`: stops the member's current turn (a turn-based
+ * member's runner ends the turn's process group and waits for its next mail; a
+ * long-lived agent gets SIGINT). The user's and the lead's.
+ */
+export const runInterruptCommand: CommandHandler = async (context, [run, member]) => {
+  const runId = await resolveRunId(context, run);
+  const { readRunState, findMember } = await import('@teamkit/team-core');
+  const state = await readRunState(context.home, runId);
+  await authorizeRunOperation(context, state, 'interrupt');
+  findMember(state, member as string);
+  const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');
+  const { runtime } = await openProcessRuntime({ home: context.home, env: context.env, state });
+  const outcome = await runtime.interruptMember(runId, member as string);
+  context.output.result({ runId, member, outcome }, () =>
+    outcome === 'interrupted'
+      ? `interrupted ${member}'s turn`
+      : `${member} had no turn to interrupt (${outcome})`,
   );
   return undefined;
 };

@@ -7,6 +7,12 @@ import type { TmuxRunner } from '../../tmux/index.js';
 import type { TeamHostV1 } from '../team-host.js';
 import type { TeamToolVocabulary } from '../team-protocol.js';
 
+/** The vocabulary of one member of a run, or `undefined` for the runtime's own. */
+export type MemberVocabulary = (
+  runId: string,
+  member: { name: string; role: string; isLead: boolean },
+) => TeamToolVocabulary | undefined | Promise<TeamToolVocabulary | undefined>;
+
 /** The seams and settings every part of one runtime shares. */
 export interface RuntimeContext {
   readonly home: string;
@@ -23,6 +29,7 @@ export interface RuntimeContext {
   };
   readonly tmux: { runner: TmuxRunner; callerPaneId?: string } | undefined;
   readonly vocabulary: TeamToolVocabulary;
+  readonly vocabularyFor: MemberVocabulary | undefined;
   readonly project: string | undefined;
   readonly env: NodeJS.ProcessEnv | undefined;
   /** Whether members that want a worktree get one (when a repository is given). */
@@ -54,6 +61,7 @@ export interface RuntimeContextInput {
   lock: LockOptions;
   tmux?: { runner: TmuxRunner; callerPaneId?: string };
   vocabulary: TeamToolVocabulary;
+  vocabularyFor?: MemberVocabulary;
   project?: string;
   env?: NodeJS.ProcessEnv;
   worktrees: boolean;
@@ -86,6 +94,7 @@ export function createRuntimeContext(input: RuntimeContextInput): RuntimeContext
     stateOptions,
     tmux: input.tmux,
     vocabulary: input.vocabulary,
+    vocabularyFor: input.vocabularyFor,
     project: input.project,
     env: input.env,
     worktrees: input.worktrees,

@@ -2,7 +2,7 @@ import { isTeamkitError } from '../../errors/index.js';
 import { issueMemberCredential } from '../../identity/issue-member-credential.js';
 import type { RunMember, RunStatus, RuntimeState, TeamSpec } from '../../schema/index.js';
 import { readRunState, requireLead, startMember } from '../../state/index.js';
-import { renderTeamProtocol } from '../team-protocol.js';
+import { renderTeamProtocol, type TeamToolVocabulary } from '../team-protocol.js';
 import { stopSession } from './member-session.js';
 import { oneAtATimePerRun } from './one-at-a-time-per-run.js';
 import { readRunSpec } from './run-spec.js';
@@ -33,6 +33,7 @@ export function memberPrompt(
   spec: TeamSpec,
   state: RuntimeState,
   member: RunMember,
+  vocabulary: TeamToolVocabulary = ctx.vocabulary,
 ): string {
   const base = spec.members.find((candidate) => candidate.name === member.name)?.prompt ?? '';
   const protocol = renderTeamProtocol({
@@ -42,7 +43,7 @@ export function memberPrompt(
     role: member.role,
     lead: requireLead(state).name,
     members: state.members.map(({ name, role }) => ({ name, role })),
-    vocabulary: ctx.vocabulary,
+    vocabulary,
   });
   return `${base.trim()}\n\n${protocol}\n`;
 }
@@ -63,6 +64,12 @@ export function createSpawner(ctx: RuntimeContext): Spawner {
   async function spawnOne(state: RuntimeState, spec: TeamSpec, member: RunMember): Promise<string> {
     // A fresh secret per spawn, its hash recorded before the process can use it.
     const token = await issueMemberCredential(ctx.home, state.runId, member.name, ctx.stateOptions);
+    const vocabulary =
+      (await ctx.vocabularyFor?.(state.runId, {
+        name: member.name,
+        role: member.role,
+        isLead: member.isLead,
+      })) ?? ctx.vocabulary;
     const { sessionId } = await ctx.host.spawnMember({
       runId: state.runId,
       teamName: state.teamName,
@@ -72,7 +79,7 @@ export function createSpawner(ctx: RuntimeContext): Spawner {
         isLead: member.isLead,
         ...(member.model === undefined ? {} : { model: member.model }),
         ...(member.color === undefined ? {} : { color: member.color }),
-        prompt: memberPrompt(ctx, spec, state, member),
+        prompt: memberPrompt(ctx, spec, state, member, vocabulary),
       },
       cwd: member.worktreePath ?? state.repoRoot ?? ctx.home,
       env: {

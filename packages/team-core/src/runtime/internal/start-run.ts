@@ -7,12 +7,15 @@ import {
   transitionRun,
   updateRunState,
 } from '../../state/index.js';
+import { runPaths } from '../../storage/index.js';
 import { openRunLayout } from '../../tmux/index.js';
 import {
   branchHead,
   createGitRunner,
   createMemberWorktree,
   currentBranch,
+  memberBranchName,
+  resolveRepoRoot,
 } from '../../worktree/index.js';
 import { requireHostCapability } from '../team-host.js';
 import { codeOf, messageOf } from './member-session.js';
@@ -72,15 +75,48 @@ async function baseBranchOf(
   return (await branchHead(git, repo, name)) === undefined ? undefined : name;
 }
 
+/**
+ * Creates the members' worktrees. Each one is recorded in the run state (path, branch and
+ * base commit) before `git worktree add` runs, so a start killed at any moment leaves no
+ * worktree or branch the run does not name: stop and rollback remove what is recorded,
+ * and removing a recorded worktree that was never created is a no-op.
+ */
 async function createWorktrees(
   ctx: RuntimeContext,
   runId: string,
   spec: { members: readonly { name: string; worktree: boolean }[] },
   options: StartRunOptions & { repo: string },
 ): Promise<RuntimeState | undefined> {
+  const wishes = spec.members.filter((member) => member.worktree);
+  if (wishes.length === 0) return undefined;
+  const git = createGitRunner();
+  const repoRoot = await resolveRepoRoot(git, options.repo);
+  const baseRef = options.baseRef ?? 'HEAD';
+  const resolved = await git.run(['rev-parse', '--verify', '--quiet', `${baseRef}^{commit}`], {
+    cwd: repoRoot,
+    allowFailure: true,
+  });
+  const baseCommit = resolved.stdout.trim();
   let state: RuntimeState | undefined;
   const baseBranch = await baseBranchOf(options.repo, options.baseRef);
-  for (const wish of spec.members.filter((member) => member.worktree)) {
+  for (const wish of wishes) {
+    if (resolved.exitCode === 0 && baseCommit !== '') {
+      await updateRunState(
+        ctx.home,
+        runId,
+        (draft) => {
+          const target = draft.members.find((member) => member.name === wish.name);
+          if (target !== undefined) {
+            target.worktreePath = runPaths(ctx.home, runId).worktree(wish.name);
+            target.branch = memberBranchName(runId, wish.name);
+            target.baseRef = baseCommit;
+          }
+          draft.repoRoot = repoRoot;
+          return draft;
+        },
+        ctx.stateOptions,
+      );
+    }
     const worktree = await createMemberWorktree({
       home: ctx.home,
       repoRoot: options.repo,

@@ -1,0 +1,123 @@
+import { execFileSync } from 'node:child_process';
+import { constants } from 'node:fs';
+import { mkdir, open, rename } from 'node:fs/promises';
+import path from 'node:path';
+import { teamkitMcpCommand } from '@teamkit/mcp';
+import { getAgentPreset, type PreparedAgent, type PresetFile } from '../agent-presets/index.js';
+import { expandAgentCommand, parseAgentCommand } from '../process-host/agent-command.js';
+import type { MemberLaunch } from '../process-host/run-launch.js';
+
+/** What {@link prepareTurnAgent} needs to know about the member. */
+export interface TurnAgentInput {
+  home: string;
+  runId: string;
+  teamName: string;
+  member: { name: string; role: string; isLead: boolean; model?: string };
+  cwd: string;
+  launch: MemberLaunch;
+  /** The file holding the member's prompt (the `{prompt-file}` of long templates). */
+  promptFile: string;
+  /** The MCP server command; default this install's `teamkit-mcp`. */
+  mcpCommand?: readonly string[];
+  /** Folders besides `cwd` edits may reach; default the common git folder of `cwd`. */
+  writableRoots?: readonly string[];
+}
+
+/** The folder of a member's per-run agent files (`runtime/<run>/agents/<member>/`). */
+export function memberAgentFolder(home: string, runId: string, member: string): string {
+  return path.join(home, 'runtime', runId, 'agents', member);
+}
+
+/**
+ * The git folders a member's edits must reach besides its working folder: the common git
+ * folder of the repository its worktree belongs to (objects, refs and the worktree's own
+ * metadata live there), so `git commit` works inside a sandbox. None outside git.
+ */
+export function gitWritableRoots(cwd: string): string[] {
+  try {
+    const common = execFileSync(
+      'git',
+      ['rev-parse', '--path-format=absolute', '--git-common-dir'],
+      {
+        cwd,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    ).trim();
+    return common === '' ? [] : [common];
+  } catch {
+    return [];
+  }
+}
+
+/** A one-shot `--agent-cmd` template as a turn agent: each turn expands it with the turn's prompt. */
+function templateAgent(
+  input: TurnAgentInput,
+  template: string,
+  model: string | undefined,
+): PreparedAgent {
+  const words = parseAgentCommand(template);
+  const turnFile = path.join(path.dirname(input.promptFile), `${input.member.name}.turn.md`);
+  return {
+    files: [],
+    env: {},
+    turnArgv: ({ prompt }) =>
+      expandAgentCommand(words, {
+        member: input.member.name,
+        role: input.member.role,
+        run: input.runId,
+        team: input.teamName,
+        'prompt-file': turnFile,
+        home: input.home,
+        cwd: input.cwd,
+        model: model ?? '',
+        prompt,
+      }),
+    sessionIdFrom: () => undefined,
+    turnFile,
+  };
+}
+
+/** Binds a member's launch record to a turn agent (the preset's, or a one-shot template). */
+export function prepareTurnAgent(input: TurnAgentInput): PreparedAgent {
+  const model = input.launch.model ?? input.member.model;
+  if (input.launch.kind === 'command') return templateAgent(input, input.launch.template, model);
+  const preset = getAgentPreset(input.launch.preset);
+  const mcpCommand = [
+    ...(input.mcpCommand ?? teamkitMcpCommand()),
+    '--tools',
+    input.member.isLead ? 'lead' : 'member',
+  ];
+  return preset.prepare({
+    program: input.launch.program,
+    folder: memberAgentFolder(input.home, input.runId, input.member.name),
+    cwd: input.cwd,
+    ...(model === undefined ? {} : { model }),
+    mcpCommand,
+    writableRoots: input.writableRoots ?? gitWritableRoots(input.cwd),
+  });
+}
+
+/**
+ * Writes a preset's files, private to the user (folders 0700, files 0600): each to a
+ * fresh temp file (exclusive, no link followed) renamed into place, so a planted link is
+ * replaced, never written through.
+ */
+export async function writePresetFiles(files: readonly PresetFile[]): Promise<void> {
+  for (const file of files) {
+    await mkdir(path.dirname(file.path), { recursive: true, mode: 0o700 });
+    const temp = `${file.path}.${process.pid}.${Date.now()}.tmp`;
+    const handle = await open(
+      temp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o600,
+    );
+    try {
+      await handle.writeFile(file.text);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file.path);
+  }
+}
