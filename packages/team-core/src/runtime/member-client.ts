@@ -26,7 +26,7 @@ import {
   requestPermission,
   requestShutdown,
 } from '../state/index.js';
-import type { LockOptions, PathStore } from '../storage/index.js';
+import type { LockOptions, TeamkitStore } from '../storage/index.js';
 import {
   type CreateTaskInput,
   createTaskList,
@@ -41,7 +41,7 @@ export interface MemberClientOptions {
   runId: string;
   /** The authenticated member: set by the host (session, process environment), never by an agent. */
   member: string;
-  store?: PathStore;
+  store?: TeamkitStore;
   now?: () => number;
   newId?: () => string;
   lock?: LockOptions;

@@ -117,7 +117,7 @@ export async function resumeRun(
   liveness: LivenessProbe,
   options: ResumeOptions = {},
 ): Promise<RunResumeReport> {
-  const { now } = resolveStateOptions(options);
+  const { now } = resolveStateOptions(home, options);
   const state = await readRunState(home, runId, options);
   const report: RunResumeReport = {
     runId,

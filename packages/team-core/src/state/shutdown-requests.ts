@@ -29,7 +29,7 @@ export async function requestShutdown(
   input: { member: string; requester: string; reason?: string },
   options: StateOptions = {},
 ): Promise<RuntimeState> {
-  const { now } = resolveStateOptions(options);
+  const { now } = resolveStateOptions(home, options);
   parseInput(ShutdownRequestInputSchema, input, 'the shutdown request');
   return updateRunState(
     home,
@@ -62,7 +62,7 @@ export async function answerShutdown(
   answer: { approve: boolean; reason?: string },
   options: StateOptions = {},
 ): Promise<RuntimeState> {
-  const { now } = resolveStateOptions(options);
+  const { now } = resolveStateOptions(home, options);
   parseInput(MemberArgument, member, 'the member name');
   parseInput(ShutdownAnswerSchema, answer, 'the answer');
   return updateRunState(

@@ -20,16 +20,16 @@ export {
   retryWhileBusy,
   unlinkWithRetry,
 } from './fs-retry.js';
-export { createMarkerFile, touchFile } from './marker-file.js';
+export { storeForHome } from './home-store.js';
 export type { MemoryStore, MemoryStoreOptions } from './memory-store/create-memory-store.js';
 export { createMemoryStore } from './memory-store/create-memory-store.js';
-export type { PathStore, PathStoreEntryInfo, PathStoreOptions } from './path-store.js';
-export { createPathStore } from './path-store.js';
 export type { RunKeys } from './run-keys.js';
 export { runKeys } from './run-keys.js';
-export type { StagedFile } from './staged-file.js';
-export { stageFile } from './staged-file.js';
-export type { StoredDocument, UpdateDocumentOptions } from './store-documents.js';
+export type {
+  StoredDocument,
+  UpdateDocumentOptions,
+  UpdatedDocument,
+} from './store-documents.js';
 export {
   createDocument,
   putDocument,

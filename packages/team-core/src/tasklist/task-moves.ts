@@ -97,8 +97,12 @@ export async function moveTask(
       if (to === 'completed' || to === 'approved') await assertBlockersDone(parts, task, to);
       return parseInput(TaskSchema, applyMove(task, to, options, parts.run.now()), `task ${id}`);
     },
-    written: (_next, previous) =>
-      logTaskEvent(parts, caller, 'task.status', [id], { from: previous?.status, to }),
+    written: (next, previous) =>
+      logTaskEvent(parts, caller, 'task.status', [id], {
+        from: previous?.status,
+        to,
+        sequence: next.sequence,
+      }),
   });
   return requirePresent(moved, id);
 }
@@ -132,8 +136,12 @@ export async function deleteTask(
           ...(reason === undefined ? {} : { cancelledReason: reason }),
         };
       },
-      written: (_next, previous) =>
-        logTaskEvent(parts, caller, 'task.deleted', [id], { from: previous?.status, partners }),
+      written: (next, previous) =>
+        logTaskEvent(parts, caller, 'task.deleted', [id], {
+          from: previous?.status,
+          partners,
+          sequence: next.sequence,
+        }),
     });
     if (deleted === undefined) throw unknownTask(id);
     return deleted;

@@ -3,15 +3,14 @@ import { existsSync, writeSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import {
   acquireLock,
-  createPathStore,
   isTeamkitError,
   lockFolderOf,
   RunEventSchema,
   withLock,
 } from '@teamkit/team-core';
+import { guardedWrites as store } from './guarded-writes.mjs';
 
 const [mode, target, marker] = process.argv.slice(2);
-const store = createPathStore();
 const options = { staleMs: 2_000, timeoutMs: 30_000 };
 const say = (value) => writeSync(1, `${JSON.stringify(value)}\n`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
