@@ -151,6 +151,15 @@ export {
   TeamManifestSchema,
   validateTeam,
 } from './registry/index.js';
+
+export type {
+  OpenRunOptions,
+  RunEventsAccess,
+  RunHandle,
+  RunStateAccess,
+} from './run-handle/index.js';
+export { openRun } from './run-handle/index.js';
+
 // runtime (issue: runtime and host contract)
 export type {
   DeliverInput,
@@ -328,6 +337,7 @@ export type {
   PendingTotals,
   ReadLogOptions,
   RunEventInput,
+  RunEventsRead,
   RunKeys,
   RunPaths,
   StoreChange,
@@ -339,6 +349,7 @@ export type {
   StoreWatchOptions,
   TeamkitStore,
   UpdateDocumentOptions,
+  UpdatedDocument,
 } from './storage/index.js';
 // storage
 export {
@@ -356,11 +367,13 @@ export {
   fsyncDirectory,
   lockFolderOf,
   MAX_VALUE_BYTES,
+  openPrivateAppend,
   parseDocument,
   putDocument,
   readDocument,
   readDocumentFile,
   readRunEvents,
+  readRunEventsAfter,
   removeTreeWithRetry,
   renameWithRetry,
   resolveContainedRealPath,
@@ -369,11 +382,13 @@ export {
   runKeys,
   runPaths,
   serializeDocument,
+  storeForHome,
   toDocumentProblem,
   unlinkWithRetry,
   updateDocument,
   withLock,
   writeFileAtomically,
+  writePrivateFile,
 } from './storage/index.js';
 // tasklist (issue: mailbox and task list)
 export type {

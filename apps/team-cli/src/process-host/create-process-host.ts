@@ -1,18 +1,22 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { access, unlink, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { closeSync } from 'node:fs';
 import {
   type DeliverInput,
   type DeliveryOutcome,
   type InterruptOutcome,
+  openPrivateAppend,
+  putDocument,
   readProcessFacts,
+  runKeys,
   type SignalOutcome,
   type SpawnMemberInput,
+  storeForHome,
   TEAM_HOST_SPECIFICATION_VERSION,
   type TeamHostV1,
   TeamkitError,
+  type TeamkitStore,
   type TmuxRunner,
+  writePrivateFile,
 } from '@teamkit/team-core';
 import {
   DEFAULT_AGENT_COMMAND,
@@ -20,7 +24,8 @@ import {
   parseAgentCommand,
   resolveScriptedAgent,
 } from './agent-command.js';
-import { dropHandoff, readWaitingMarker, takenHandoffPath } from './member-presence.js';
+import { MemberPanesSchema, memberPanesKey } from './member-panes.js';
+import { awaitHandoff, dropHandoff, readWaitingMarker } from './member-presence.js';
 import {
   inspectProcessSession,
   memberProcessExpectation,
@@ -46,6 +51,8 @@ export interface ProcessHostOptions {
   stopGraceMs?: number;
   /** How long `deliver` waits for a waiting `team inbox --wait` to take a handoff; default 3000 ms. */
   handoffTimeoutMs?: number;
+  /** Where run state lives; defaults to the file store rooted at `home`. */
+  store?: TeamkitStore;
 }
 
 /** A process member this host started in this process. */
@@ -78,8 +85,6 @@ export interface ProcessHost extends TeamHostV1 {
   killMember(sessionId: string): SignalOutcome | undefined;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Creates the host that runs every member as an operating-system process: the agent
  * command runs in the member's folder with the `TEAMKIT_*` environment, detached in its
@@ -92,6 +97,7 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
   const stopGraceMs = options.stopGraceMs ?? 3_000;
   const handoffTimeoutMs = options.handoffTimeoutMs ?? 3_000;
   const expectation = memberProcessExpectation(options.home);
+  const store = options.store ?? storeForHome(options.home);
 
   const alive = (sessionId: string): boolean =>
     inspectProcessSession(sessionId, expectation).verdict === 'ours';
@@ -120,13 +126,18 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
     started,
     commandFor,
     async spawnMember(input) {
-      const root = path.join(options.home, 'runtime', input.runId);
-      const promptFile = path.join(root, 'prompts', `${input.member.name}.md`);
-      mkdirSync(path.dirname(promptFile), { recursive: true });
-      await writeFile(promptFile, input.member.prompt);
+      // Prompt files and logs are per-machine files, not state: paths under the home,
+      // created private and never through a planted link.
+      const root = runKeys(input.runId).root;
+      const promptFile = await writePrivateFile(
+        options.home,
+        `${root}/prompts/${input.member.name}.md`,
+        input.member.prompt,
+      );
       const argv = commandFor(input, promptFile);
-      const logFile = path.join(root, 'logs', `${input.member.name}.log`);
-      mkdirSync(path.dirname(logFile), { recursive: true });
+      const opened = openPrivateAppend(options.home, `${root}/logs/${input.member.name}.log`);
+      const logFile = opened.path;
+      if (options.tmux !== undefined) closeSync(opened.fd);
       if (options.tmux !== undefined) {
         const startedAt = Date.now();
         const pane = await startMemberInPane({
@@ -143,10 +154,11 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
           logFile,
         });
         // Whoever supervises the run later starts waiting members the same way.
-        await writeFile(
-          path.join(root, 'member-panes.json'),
-          `${JSON.stringify({ version: 1, socket: options.tmux.runner.socket ?? null, callerPaneId: options.tmux.callerPaneId ?? null })}\n`,
-        );
+        await putDocument(store, memberPanesKey(root), MemberPanesSchema, {
+          version: 1,
+          socket: options.tmux.runner.socket ?? null,
+          callerPaneId: options.tmux.callerPaneId ?? null,
+        });
         const sessionId = processSessionId(pane.pid, startTimeOf(pane.pid, startedAt));
         started.set(sessionId, {
           sessionId,
@@ -159,7 +171,7 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
         });
         return { sessionId };
       }
-      const log = openSync(logFile, 'a');
+      const log = opened.fd;
       const startedAt = Date.now();
       let child: ReturnType<typeof spawn>;
       try {
@@ -202,29 +214,16 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
     },
     async deliver(input: DeliverInput): Promise<DeliveryOutcome> {
       if (!alive(input.sessionId)) return 'deferred';
-      const marker = await readWaitingMarker(options.home, input.runId, input.member);
+      const marker = await readWaitingMarker(options.home, input.runId, input.member, store);
       if (marker === undefined || !marker.handoff) return 'deferred';
-      const file = await dropHandoff(options.home, input.runId, input.member, {
-        version: 1,
-        messages: input.messages,
-        text: input.text,
-      });
-      const taken = takenHandoffPath(file);
-      const exists = (target: string) =>
-        access(target).then(
-          () => true,
-          () => false,
-        );
-      const deadline = Date.now() + handoffTimeoutMs;
-      while (Date.now() < deadline) {
-        if (!(await exists(file)) && !(await exists(taken))) return 'delivered';
-        await sleep(25);
-      }
-      // Not taken in time: take it back. Taken but never confirmed: the reader may have
-      // died before showing it, so the runtime keeps the mail (receivers dedupe by id).
-      await unlink(file).catch(() => {});
-      if (await exists(taken)) await unlink(taken).catch(() => {});
-      return 'deferred';
+      const id = await dropHandoff(
+        options.home,
+        input.runId,
+        input.member,
+        { version: 1, messages: input.messages, text: input.text },
+        store,
+      );
+      return awaitHandoff(options.home, input.runId, input.member, id, handoffTimeoutMs, store);
     },
     async isAlive(sessionId) {
       return alive(sessionId);

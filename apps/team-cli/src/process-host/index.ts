@@ -11,13 +11,13 @@ export type { ProcessHost, ProcessHostOptions, ProcessMember } from './create-pr
 export { createProcessHost } from './create-process-host.js';
 export type { Handoff, TakenHandoffs, WaitingMarker } from './member-presence.js';
 export {
+  awaitHandoff,
   dropHandoff,
-  handoffFolder,
+  HandoffSchema,
   markWaiting,
   readWaitingMarker,
   takeHandoffs,
-  takenHandoffPath,
-  waitingMarkerPath,
+  WaitingMarkerSchema,
 } from './member-presence.js';
 export type { SessionCheck } from './member-signals.js';
 export {

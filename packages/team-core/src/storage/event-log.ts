@@ -1,7 +1,7 @@
 import { TeamkitError } from '../errors/index.js';
 import { describeIssues } from '../schema/describe-issues.js';
 import { type RunEvent, RunEventSchema } from '../schema/run-event.js';
-import type { StoreKey, TeamkitStore } from './teamkit-store.js';
+import type { LogCursor, StoreKey, TeamkitStore } from './teamkit-store.js';
 
 /** What a caller records; version and time are filled in. */
 export type RunEventInput = Omit<RunEvent, 'version' | 'at'> & { at?: number };
@@ -29,20 +29,31 @@ export async function appendRunEvent(
   await store.append(eventsKey, JSON.stringify(parsed.data));
 }
 
+/** Events read after a cursor, and the cursor to read the next ones from. */
+export interface RunEventsRead {
+  events: RunEvent[];
+  /** Torn or invalid lines passed over. */
+  skipped: number;
+  /** Where the next read starts (opaque). */
+  cursor: LogCursor | undefined;
+}
+
 /**
- * Reads a run's events. Lines torn by a crash, and lines that fail the schema, are
- * skipped and counted in `skipped`.
+ * Reads a run's events after `cursor` (from the start without one), to the end of the
+ * log. Lines torn by a crash, and lines that fail the schema, are skipped and counted.
  */
-export async function readRunEvents(
+export async function readRunEventsAfter(
   store: TeamkitStore,
   eventsKey: StoreKey,
-): Promise<{ events: RunEvent[]; skipped: number }> {
+  cursor?: LogCursor,
+): Promise<RunEventsRead> {
   const events: RunEvent[] = [];
   let skipped = 0;
-  let cursor: string | undefined;
+  let next = cursor;
   for (;;) {
-    const read = await store.readLog(eventsKey, cursor);
+    const read = await store.readLog(eventsKey, next);
     skipped += read.skipped;
+    next = read.cursor;
     for (const line of read.lines) {
       if (line.trim() === '') continue;
       try {
@@ -54,7 +65,15 @@ export async function readRunEvents(
       }
     }
     if (read.atEnd) break;
-    cursor = read.cursor;
   }
+  return { events, skipped, cursor: next };
+}
+
+/** Reads every event of a run; see {@link readRunEventsAfter}. */
+export async function readRunEvents(
+  store: TeamkitStore,
+  eventsKey: StoreKey,
+): Promise<{ events: RunEvent[]; skipped: number }> {
+  const { events, skipped } = await readRunEventsAfter(store, eventsKey);
   return { events, skipped };
 }

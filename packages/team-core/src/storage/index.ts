@@ -8,8 +8,8 @@ export {
   serializeDocument,
   toDocumentProblem,
 } from './document.js';
-export type { RunEventInput } from './event-log.js';
-export { appendRunEvent, readRunEvents } from './event-log.js';
+export type { RunEventInput, RunEventsRead } from './event-log.js';
+export { appendRunEvent, readRunEvents, readRunEventsAfter } from './event-log.js';
 export type { FileLock, LockOptions } from './file-lock.js';
 export { acquireLock, lockFolderOf, withLock } from './file-lock.js';
 export type { FileStore, FileStoreOptions } from './file-store/create-file-store.js';
@@ -23,6 +23,7 @@ export {
 export { storeForHome } from './home-store.js';
 export type { MemoryStore, MemoryStoreOptions } from './memory-store/create-memory-store.js';
 export { createMemoryStore } from './memory-store/create-memory-store.js';
+export { openPrivateAppend, writePrivateFile } from './private-files.js';
 export type { RunKeys } from './run-keys.js';
 export { runKeys } from './run-keys.js';
 export type {

@@ -1,4 +1,3 @@
-import { type FSWatcher, watch } from 'chokidar';
 import type {
   DiffSummary,
   EventView,
@@ -50,10 +49,10 @@ function newMessages(delta: RunDelta): MessageView[] {
 }
 
 /**
- * Opens the live view of one run: one full read, then a chokidar watch of the run's
- * folder whose events are debounced and turned into targeted reads (the changed task,
- * the state, the tail of the event log, one inbox). A periodic reconcile compares file
- * stamps and the inboxes and heals any event the watcher lost.
+ * Opens the live view of one run: one full read, then the reader's watch of the run's
+ * keys, whose changes are debounced and turned into targeted reads (the changed task,
+ * the state, the tail of the event log, one inbox). A periodic reconcile compares task
+ * stamps and the inboxes and heals any change the watch lost.
  */
 export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
   const { reader } = options;
@@ -74,7 +73,7 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
   const unread = new Map<string, number>();
   const diffs = new Map<string, DiffSummary>();
   let events: EventView[] = [];
-  let eventOffset = 0;
+  let eventCursor: string | undefined;
   let nextSeq = 0;
   let problems: string[] = [];
 
@@ -124,9 +123,9 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     }
     const known = knownFiles.get(member) ?? new Set<string>();
     knownFiles.set(member, known);
-    for (const [id, file] of listing.files) {
+    for (const [id, state] of listing.files) {
       if (known.has(id)) continue;
-      const message = await reader.readMessage(file).catch((error: unknown) => {
+      const message = await reader.readMessage(member, id, state).catch((error: unknown) => {
         onError(error);
         return undefined;
       });
@@ -149,11 +148,8 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
   };
 
   const applyEvents = async (delta: RunDelta) => {
-    const read = await reader.readEventsFrom(eventOffset, nextSeq);
-    if (read.offset < eventOffset) {
-      events = [];
-    }
-    eventOffset = read.offset;
+    const read = await reader.readEventsFrom(eventCursor, nextSeq);
+    eventCursor = read.cursor;
     if (read.events.length === 0) return;
     nextSeq = (read.events.at(-1)?.seq ?? nextSeq - 1) + 1;
     events.push(...read.events);
@@ -201,6 +197,10 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
       const inboxes = new Set<string>();
       let state = false;
       let log = false;
+      if (changes.some((change) => change.kind === 'all')) {
+        reconcile().catch(onError);
+        return;
+      }
       for (const change of changes) {
         if (change.kind === 'task') taskIds.add(change.id);
         else if (change.kind === 'inbox') inboxes.add(change.member);
@@ -224,24 +224,12 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     });
   };
 
-  const queue = (file: string) => {
-    const change = reader.classify(file);
-    if (change === undefined) return;
-    pending.set(JSON.stringify(change), change);
+  const queue = (changes: RunChange[]) => {
+    for (const change of changes) pending.set(JSON.stringify(change), change);
     timer ??= setTimeout(flush, debounceMs);
   };
 
-  const watcher: FSWatcher = watch(reader.root, {
-    ignoreInitial: true,
-    ignored: (file) => reader.ignore(file),
-  });
-  watcher.on('add', queue).on('change', queue).on('unlink', queue);
-  watcher.on('error', onError);
-  // Chokidar's first scan of a big run takes a while; the page need not wait for it. What
-  // changes before the scan is done is caught by the reconcile that runs once it is.
-  watcher.once('ready', () => {
-    reconcile().catch(onError);
-  });
+  const unwatch = await reader.watch(queue, onError);
 
   running = (async () => {
     const initial = await reader.readState();
@@ -259,9 +247,11 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
   try {
     await running;
   } catch (error) {
-    await watcher.close();
+    await unwatch();
     throw error;
   }
+  // What changed while the page was being read is caught by one reconcile.
+  reconcile().catch(onError);
   // Git is slower than the files: the diff summaries follow as a delta.
   running = running.then(async () => {
     const delta: RunDelta = {};
@@ -331,7 +321,7 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
       clearInterval(reconcileTimer);
       if (timer !== undefined) clearTimeout(timer);
       listeners.clear();
-      await watcher.close();
+      await unwatch();
       await running.catch(() => {});
     },
   };
