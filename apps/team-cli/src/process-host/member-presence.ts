@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type Handoff,
+  HandoffSchema,
   isSignallablePid,
   isTeamkitError,
-  MessageSchema,
+  type MemberPresence,
+  MemberPresenceSchema,
   putDocument,
   readDocument,
   readProcessFacts,
@@ -13,30 +16,14 @@ import {
 } from '@teamkit/team-core';
 import { z } from 'zod';
 
-/**
- * A member process that blocks waiting for mail says so in its presence document
- * (`runtime/<run>/presence/<member>.json`). The supervisor treats such a member as idle
- * for the parallel bound; when `handoff` is true (a `team inbox --wait`), the host may
- * hand messages over directly through the member's handoff collection
- * (`runtime/<run>/handoff/<member>/`), an entry collection of the store.
- */
-export const WaitingMarkerSchema = z.object({
-  version: z.literal(1),
-  pid: z.number().int(),
-  since: z.number(),
-  handoff: z.boolean(),
-});
-/** A member's presence document. */
-export type WaitingMarker = z.infer<typeof WaitingMarkerSchema>;
+// A member process that blocks waiting for mail says so in its presence document
+// (`runtime/<run>/presence/<member>.json`, team-core's MemberPresenceSchema). The
+// supervisor treats such a member as idle for the parallel bound; when `handoff` is true
+// (a `team inbox --wait`), the host may hand messages over directly through the member's
+// handoff collection (`runtime/<run>/handoff/<member>/`), an entry collection of the store.
 
-/** What the host hands a waiting `team inbox --wait`: one entry of the handoff collection. */
-export const HandoffSchema = z.object({
-  version: z.literal(1),
-  messages: z.array(MessageSchema),
-  text: z.string(),
-});
-/** One handoff. */
-export type Handoff = z.infer<typeof HandoffSchema>;
+/** A member's presence document. */
+export type WaitingMarker = MemberPresence;
 
 const storeOf = (home: string, store: TeamkitStore | undefined) => store ?? storeForHome(home);
 
@@ -55,9 +42,9 @@ export async function markWaiting(
     since: Date.now(),
     handoff: options.handoff,
   };
-  await putDocument(store, key, WaitingMarkerSchema, marker);
+  await putDocument(store, key, MemberPresenceSchema, marker);
   return async () => {
-    const current = await readDocument(store, key, WaitingMarkerSchema).catch(() => undefined);
+    const current = await readDocument(store, key, MemberPresenceSchema).catch(() => undefined);
     if (current?.value.pid === marker.pid && current.value.since === marker.since)
       await store.remove(key).catch(() => {});
   };
@@ -74,7 +61,7 @@ export async function readWaitingMarker(
     const stored = await readDocument(
       storeOf(home, store),
       runKeys(runId).presence(member),
-      WaitingMarkerSchema,
+      MemberPresenceSchema,
     );
     return stored !== undefined && isWriterAlive(stored.value) ? stored.value : undefined;
   } catch {
