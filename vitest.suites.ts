@@ -5,14 +5,17 @@ import { defineConfig } from 'vitest/config';
  * - `unit` (`pnpm test`): every `*.test.ts` that needs only Node, git and tmux;
  * - `hosts` (`pnpm test:hosts`): `*.host.test.ts`, real agent CLIs and MCP hosts;
  * - `browser` (`pnpm test:browser`): `*.browser.test.ts`, a real Chromium;
- * - `nats` (`pnpm test:nats`): `*.nats.test.ts`, real nats-server processes.
+ * - `nats` (`pnpm test:nats`): `*.nats.test.ts`, real nats-server processes;
+ * - `hostile` (`pnpm test:hostile`): `*.hostile.test.ts`, every command against every
+ *   kind of planted file (long: a run per row).
  */
-export type TestSuite = 'unit' | 'hosts' | 'browser' | 'nats';
+export type TestSuite = 'unit' | 'hosts' | 'browser' | 'nats' | 'hostile';
 
 const SUITE_PATTERNS: Record<Exclude<TestSuite, 'unit'>, string> = {
   hosts: 'src/**/*.host.test.ts',
   browser: 'src/**/*.browser.test.ts',
   nats: 'src/**/*.nats.test.ts',
+  hostile: 'src/**/*.hostile.test.ts',
 };
 
 const PACKAGES: readonly [string, string][] = [

@@ -65,6 +65,10 @@ export async function listRunIds(home: string): Promise<string[]> {
       .map((entry) => entry.name);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    // The home or runtime/ is a file, unreadable, ...: the store names what is wrong with a
+    // typed error (loaded only on this path, so listing stays cheap).
+    const { storeForHome } = await import('@teamkit/team-core');
+    await storeForHome(home).list('runtime');
     throw error;
   }
 }

@@ -181,6 +181,15 @@ export type {
   RunReportOptions,
 } from './report/index.js';
 export { appendRunLog, collectRunReport, readRunLog, renderRunReport } from './report/index.js';
+
+export type {
+  OpenRunOptions,
+  RunEventsAccess,
+  RunHandle,
+  RunStateAccess,
+} from './run-handle/index.js';
+export { openRun } from './run-handle/index.js';
+
 // runtime (issue: runtime and host contract)
 export type {
   DeliverInput,
@@ -236,6 +245,8 @@ export type {
   ConfigSource,
   CriterionEvidence,
   EvidenceKind,
+  Handoff,
+  MemberPresence,
   MemberStatus,
   MergedTask,
   Message,
@@ -274,9 +285,11 @@ export {
   CriterionIdSchema,
   CriterionWaiverSchema,
   EVIDENCE_KINDS,
+  HandoffSchema,
   MEMBER_STATUSES,
   MESSAGE_KINDS,
   MemberNameSchema,
+  MemberPresenceSchema,
   MergedTaskSchema,
   MessageReferenceSchema,
   MessageSchema,
@@ -405,15 +418,12 @@ export type {
   MemoryStore,
   MemoryStoreOptions,
   MoveEntriesOptions,
-  PathStore,
-  PathStoreEntryInfo,
-  PathStoreOptions,
   PendingTotals,
   ReadLogOptions,
   RunEventInput,
+  RunEventsRead,
   RunKeys,
   RunPaths,
-  StagedFile,
   StoreChange,
   StoredDocument,
   StoredValue,
@@ -423,6 +433,7 @@ export type {
   StoreWatchOptions,
   TeamkitStore,
   UpdateDocumentOptions,
+  UpdatedDocument,
 } from './storage/index.js';
 // storage
 export {
@@ -439,19 +450,19 @@ export {
   createDocument,
   createFileAtomically,
   createFileStore,
-  createMarkerFile,
   createMemoryStore,
-  createPathStore,
   DOCUMENT_VERSION,
   expandHome,
   fsyncDirectory,
   lockFolderOf,
   MAX_VALUE_BYTES,
+  openPrivateAppend,
   parseDocument,
   putDocument,
   readDocument,
   readDocumentFile,
   readRunEvents,
+  readRunEventsAfter,
   removeTreeWithRetry,
   renameWithRetry,
   resolveContainedRealPath,
@@ -460,14 +471,14 @@ export {
   runKeys,
   runPaths,
   serializeDocument,
-  stageFile,
+  storeForHome,
   storeKeySegments,
   toDocumentProblem,
-  touchFile,
   unlinkWithRetry,
   updateDocument,
   withLock,
   writeFileAtomically,
+  writePrivateFile,
 } from './storage/index.js';
 // tasklist (issue: mailbox and task list)
 export type {

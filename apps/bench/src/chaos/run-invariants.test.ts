@@ -60,12 +60,28 @@ describe('the chaos invariant checker', () => {
     expect((await check()).files).toEqual([expect.stringContaining('is torn')]);
   });
 
+  const taskEvent = (actor: string, type: string, data: Record<string, unknown>) =>
+    `${JSON.stringify({ version: 1, runId, actor, type, ids: ['1'], data, at: Date.now() })}\n`;
+
   it('detects a task claimed by a second member while the first still held it', async () => {
+    const { sequence } = await createTaskList({ home, runId }).getTask('1');
     await appendFile(
       runPaths(home, runId).events,
-      `${JSON.stringify({ version: 1, runId, actor: 'm2', type: 'task.claimed', ids: ['1'], data: { owner: 'm2' }, at: Date.now() })}\n`,
+      taskEvent('m2', 'task.claimed', { owner: 'm2', sequence: (sequence ?? 0) + 1 }),
     );
     expect((await check()).tasks).toContainEqual(expect.stringContaining('while m1 still held it'));
+  });
+
+  it('replays the events of a task in sequence order, not in the order they were appended', async () => {
+    const { sequence = 0 } = await createTaskList({ home, runId }).getTask('1');
+    // m2's claim was appended before the release it followed.
+    await appendFile(
+      runPaths(home, runId).events,
+      taskEvent('m2', 'task.claimed', { owner: 'm2', sequence: sequence + 2 }) +
+        taskEvent('m1', 'task.status', { from: 'claimed', to: 'pending', sequence: sequence + 1 }),
+    );
+    const report = await check();
+    expect(report.tasks.filter((line) => line.includes('still held it'))).toEqual([]);
   });
 
   it('judges who held a task by the event log, not by the order worker lines arrive in', async () => {

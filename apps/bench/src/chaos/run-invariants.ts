@@ -6,6 +6,8 @@ import {
   canTransitionRun,
   type MemberStatus,
   MessageSchema,
+  openRun,
+  type RunEvent,
   type RunStatus,
   RuntimeStateSchema,
   runPaths,
@@ -62,13 +64,6 @@ export interface InvariantInput {
   dead: readonly string[];
 }
 
-async function list(folder: string): Promise<string[]> {
-  return readdir(folder).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [];
-    throw error;
-  });
-}
-
 async function walkJson(folder: string, found: string[]): Promise<void> {
   for (const entry of await readdir(folder, { withFileTypes: true })) {
     const full = path.join(folder, entry.name);
@@ -95,6 +90,7 @@ export async function checkRunInvariants(input: InvariantInput): Promise<Invaria
   const report: InvariantReport = { messages: [], files: [], tasks: [], 'run-state': [] };
   for (const { name, message } of input.ledger.violations) report[name].push(message);
   const paths = runPaths(input.home, input.runId);
+  const run = openRun({ home: input.home, runId: input.runId });
 
   const tasks = new Map<string, Task>();
   let stateText: string | undefined;
@@ -132,22 +128,16 @@ export async function checkRunInvariants(input: InvariantInput): Promise<Invaria
 
   // messages
   const places = new Map<string, string[]>();
-  for (const member of await list(paths.inboxes)) {
-    if (member.startsWith('.') || member.endsWith('.lock')) continue;
-    const inbox = paths.inbox(member);
-    for (const name of await list(inbox)) {
-      const reserved = /^\.delivering-(.+)\.json$/.exec(name)?.[1];
-      const unread = /^([0-9a-f-]{36})\.json$/.exec(name)?.[1];
-      const id = reserved ?? unread;
-      if (id === undefined) continue;
-      if (reserved !== undefined) {
-        report.messages.push(`${member}'s message ${id} is still reserved after reclaim`);
+  for (const member of await run.store.list(run.keys.inboxes)) {
+    if (!/^[a-z0-9][a-z0-9-]*$/i.test(member)) continue;
+    const inbox = run.keys.inbox(member);
+    for (const state of ['unread', 'reserved', 'processed'] as const) {
+      for (const { id } of await run.store.listEntries(inbox, state)) {
+        if (state === 'reserved') {
+          report.messages.push(`${member}'s message ${id} is still reserved after reclaim`);
+        }
+        places.set(id, [...(places.get(id) ?? []), `${member}/${state}`]);
       }
-      places.set(id, [...(places.get(id) ?? []), `${member}/${reserved ? 'reserved' : 'unread'}`]);
-    }
-    for (const name of await list(path.join(inbox, 'processed'))) {
-      const id = /^([0-9a-f-]{36})\.json$/.exec(name)?.[1];
-      if (id !== undefined) places.set(id, [...(places.get(id) ?? []), `${member}/processed`]);
     }
   }
   for (const [id, recipient] of input.ledger.sent) {
@@ -212,51 +202,57 @@ export async function checkRunInvariants(input: InvariantInput): Promise<Invaria
       }
     }
   }
-  // Task events are appended under the task's lock, so the event log holds the true order
-  // of claims and releases (worker lines from different pipes do not).
+  // Each task change writes the task's next `sequence` by compare-and-set and logs it
+  // with its event, so a task's events are replayed in sequence order, whatever order
+  // concurrent writers appended them in (worker lines from different pipes say less).
   const holders = new Map<string, string>();
-  const eventsText = await readFile(paths.events, 'utf8').catch(() => '');
-  for (const line of eventsText.split('\n')) {
-    if (line === '') continue;
-    let event: {
-      type?: string;
-      actor?: string;
-      ids?: string[];
-      data?: { from?: string | null; to?: string; owner?: string; member?: string };
-    };
-    try {
-      event = JSON.parse(line);
-    } catch {
-      report.files.push(`events.jsonl has a torn line: ${line.slice(0, 60)}`);
-      continue;
-    }
-    const { from, to } = event.data ?? {};
-    const taskId = event.ids?.[0];
+  const { events, skipped } = await run.events.read();
+  if (skipped > 0) report.files.push(`events.jsonl has ${skipped} torn or invalid lines`);
+  const taskEvents = new Map<string, { sequence: number; index: number; event: RunEvent }[]>();
+  events.forEach((event, index) => {
+    const { from, to } = (event.data ?? {}) as { from?: string; to?: string };
     if (event.type === 'member.status' && from && to) {
       if (!canTransitionMember(from as MemberStatus, to as MemberStatus)) {
         report['run-state'].push(`${event.ids?.[0]} moved ${from} -> ${to}`);
       }
-    } else if (event.type === 'run.status' && from && to) {
+      return;
+    }
+    if (event.type === 'run.status' && from && to) {
       if (!canTransitionRun(from as RunStatus, to as RunStatus)) {
         report['run-state'].push(`the run moved ${from} -> ${to}`);
       }
-    } else if (event.type === 'task.claimed' && taskId !== undefined && event.data?.owner) {
-      const holder = holders.get(taskId);
-      // A member killed between its release and the release's event line leaves the
-      // log saying it still holds the task; only a live holder proves a double claim.
-      if (holder !== undefined && holder !== event.data.owner && !input.dead.includes(holder)) {
-        report.tasks.push(
-          `task ${taskId} claimed by ${event.data.owner} while ${holder} still held it`,
-        );
-      }
-      holders.set(taskId, event.data.owner);
-    } else if (event.type === 'task.status' && taskId !== undefined) {
-      if (to === 'pending' && (from === 'claimed' || from === 'in_progress'))
+      return;
+    }
+    if (!event.type.startsWith('task.')) return;
+    const sequences = (event.data?.sequences ?? {}) as Record<string, number | undefined>;
+    for (const id of event.ids ?? []) {
+      const sequence =
+        typeof event.data?.sequence === 'number' ? event.data.sequence : (sequences[id] ?? 0);
+      taskEvents.set(id, [...(taskEvents.get(id) ?? []), { sequence, index, event }]);
+    }
+  });
+  for (const [taskId, list] of taskEvents) {
+    list.sort((a, b) => a.sequence - b.sequence || a.index - b.index);
+    for (const { event } of list) {
+      const data = (event.data ?? {}) as { from?: string; to?: string; owner?: string };
+      if (event.type === 'task.claimed' && data.owner) {
+        const holder = holders.get(taskId);
+        // A member killed between its release and the release's event line leaves the
+        // log saying it still holds the task; only a live holder proves a double claim.
+        if (holder !== undefined && holder !== data.owner && !input.dead.includes(holder)) {
+          report.tasks.push(
+            `task ${taskId} claimed by ${data.owner} while ${holder} still held it`,
+          );
+        }
+        holders.set(taskId, data.owner);
+      } else if (event.type === 'task.status') {
+        if (data.to === 'pending' && (data.from === 'claimed' || data.from === 'in_progress'))
+          holders.delete(taskId);
+      } else if (event.type === 'task.released') {
         holders.delete(taskId);
-    } else if (event.type === 'task.released') {
-      for (const id of event.ids ?? []) holders.delete(id);
-    } else if (event.type === 'task.reassigned' && taskId !== undefined && to) {
-      holders.set(taskId, to);
+      } else if (event.type === 'task.reassigned' && data.to) {
+        holders.set(taskId, data.to);
+      }
     }
   }
   for (const task of tasks.values()) {

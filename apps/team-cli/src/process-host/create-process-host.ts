@@ -1,18 +1,22 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { access, unlink, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { closeSync } from 'node:fs';
 import {
   type DeliverInput,
   type DeliveryOutcome,
   type InterruptOutcome,
+  openPrivateAppend,
+  putDocument,
   readProcessFacts,
+  runKeys,
   type SignalOutcome,
   type SpawnMemberInput,
+  storeForHome,
   TEAM_HOST_SPECIFICATION_VERSION,
   type TeamHostV1,
   TeamkitError,
+  type TeamkitStore,
   type TmuxRunner,
+  writePrivateFile,
 } from '@teamkit/team-core';
 import { DEFAULT_AGENT_COMMAND, parseAgentCommand } from './agent-command.js';
 import {
@@ -20,7 +24,8 @@ import {
   type MemberLaunchPlan,
   planMemberLaunch,
 } from './member-launch-plan.js';
-import { dropHandoff, readWaitingMarker, takenHandoffPath } from './member-presence.js';
+import { MemberPanesSchema, memberPanesKey } from './member-panes.js';
+import { awaitHandoff, dropHandoff, readWaitingMarker } from './member-presence.js';
 import {
   inspectProcessSession,
   memberProcessExpectation,
@@ -54,6 +59,8 @@ export interface ProcessHostOptions {
   stopGraceMs?: number;
   /** How long `deliver` waits for a waiting `team inbox --wait` to take a handoff; default 3000 ms. */
   handoffTimeoutMs?: number;
+  /** Where run state lives; defaults to the file store rooted at `home`. */
+  store?: TeamkitStore;
 }
 
 /** A process member this host started in this process. */
@@ -86,8 +93,6 @@ export interface ProcessHost extends TeamHostV1 {
   killMember(sessionId: string): SignalOutcome | undefined;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** The host kind the process host records in every run it starts (`state.hostId`). */
 export const PROCESS_HOST_ID = 'process';
 
@@ -107,6 +112,7 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
   const stopGraceMs = options.stopGraceMs ?? 3_000;
   const handoffTimeoutMs = options.handoffTimeoutMs ?? 3_000;
   const expectation = memberProcessExpectation(options.home);
+  const store = options.store ?? storeForHome(options.home);
 
   const alive = (sessionId: string): boolean =>
     inspectProcessSession(sessionId, expectation).verdict === 'ours';
@@ -144,13 +150,15 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
     started,
     planFor,
     async spawnMember(input) {
-      const root = path.join(options.home, 'runtime', input.runId);
-      const promptFile = path.join(root, 'prompts', `${input.member.name}.md`);
-      mkdirSync(path.dirname(promptFile), { recursive: true, mode: 0o700 });
-      await writeFile(promptFile, input.member.prompt, { mode: 0o600 });
+      // Prompt files and logs are per-machine files, not state: paths under the home,
+      // created private and never through a planted link.
+      const root = runKeys(input.runId).root;
+      const promptFile = await writePrivateFile(
+        options.home,
+        `${root}/prompts/${input.member.name}.md`,
+        input.member.prompt,
+      );
       const { argv } = await planFor(input, promptFile);
-      const logFile = path.join(root, 'logs', `${input.member.name}.log`);
-      mkdirSync(path.dirname(logFile), { recursive: true, mode: 0o700 });
       // `team` on the member's PATH is this very CLI, whatever is installed globally.
       const shimFolder = await ensureTeamShim(options.home, teamCommand);
       // Recorded before the process exists: a start killed before the run records the
@@ -163,6 +171,9 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
         // Agent CLIs that read PWD (OpenCode) must see the member's folder, not the caller's.
         PWD: input.cwd,
       };
+      const opened = openPrivateAppend(options.home, `${root}/logs/${input.member.name}.log`);
+      const logFile = opened.path;
+      if (options.tmux !== undefined) closeSync(opened.fd);
       if (options.tmux !== undefined) {
         const startedAt = Date.now();
         const pane = await startMemberInPane({
@@ -179,10 +190,11 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
           logFile,
         });
         // Whoever supervises the run later starts waiting members the same way.
-        await writeFile(
-          path.join(root, 'member-panes.json'),
-          `${JSON.stringify({ version: 1, socket: options.tmux.runner.socket ?? null, callerPaneId: options.tmux.callerPaneId ?? null })}\n`,
-        );
+        await putDocument(store, memberPanesKey(root), MemberPanesSchema, {
+          version: 1,
+          socket: options.tmux.runner.socket ?? null,
+          callerPaneId: options.tmux.callerPaneId ?? null,
+        });
         const sessionId = processSessionId(pane.pid, startTimeOf(pane.pid, startedAt));
         started.set(sessionId, {
           sessionId,
@@ -195,7 +207,7 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
         });
         return { sessionId };
       }
-      const log = openSync(logFile, 'a');
+      const log = opened.fd;
       const startedAt = Date.now();
       let child: ReturnType<typeof spawn>;
       try {
@@ -238,29 +250,16 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
     },
     async deliver(input: DeliverInput): Promise<DeliveryOutcome> {
       if (!alive(input.sessionId)) return 'deferred';
-      const marker = await readWaitingMarker(options.home, input.runId, input.member);
+      const marker = await readWaitingMarker(options.home, input.runId, input.member, store);
       if (marker === undefined || !marker.handoff) return 'deferred';
-      const file = await dropHandoff(options.home, input.runId, input.member, {
-        version: 1,
-        messages: input.messages,
-        text: input.text,
-      });
-      const taken = takenHandoffPath(file);
-      const exists = (target: string) =>
-        access(target).then(
-          () => true,
-          () => false,
-        );
-      const deadline = Date.now() + handoffTimeoutMs;
-      while (Date.now() < deadline) {
-        if (!(await exists(file)) && !(await exists(taken))) return 'delivered';
-        await sleep(25);
-      }
-      // Not taken in time: take it back. Taken but never confirmed: the reader may have
-      // died before showing it, so the runtime keeps the mail (receivers dedupe by id).
-      await unlink(file).catch(() => {});
-      if (await exists(taken)) await unlink(taken).catch(() => {});
-      return 'deferred';
+      const id = await dropHandoff(
+        options.home,
+        input.runId,
+        input.member,
+        { version: 1, messages: input.messages, text: input.text },
+        store,
+      );
+      return awaitHandoff(options.home, input.runId, input.member, id, handoffTimeoutMs, store);
     },
     async isAlive(sessionId) {
       return alive(sessionId);

@@ -9,15 +9,13 @@ export {
 } from './agent-command.js';
 export type { ProcessHost, ProcessHostOptions, ProcessMember } from './create-process-host.js';
 export { createProcessHost, PROCESS_HOST_ID } from './create-process-host.js';
-export type { Handoff, TakenHandoffs, WaitingMarker } from './member-presence.js';
+export type { TakenHandoffs, WaitingMarker } from './member-presence.js';
 export {
+  awaitHandoff,
   dropHandoff,
-  handoffFolder,
   markWaiting,
   readWaitingMarker,
   takeHandoffs,
-  takenHandoffPath,
-  waitingMarkerPath,
 } from './member-presence.js';
 export type { SessionCheck } from './member-signals.js';
 export {

@@ -1,89 +1,71 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import {
+  type Handoff,
+  HandoffSchema,
   isSignallablePid,
-  type Message,
+  isTeamkitError,
+  type MemberPresence,
+  MemberPresenceSchema,
+  putDocument,
+  readDocument,
   readProcessFacts,
+  runKeys,
   START_TOLERANCE_MS,
+  storeForHome,
+  type TeamkitStore,
 } from '@teamkit/team-core';
+import { z } from 'zod';
 
-/**
- * A member process that blocks waiting for mail says so in
- * `runtime/<run>/presence/<member>.json` (`{ pid, handoff }`). The supervisor treats such
- * a member as idle for the parallel bound; when `handoff` is true (a `team inbox --wait`),
- * the host may hand messages over directly through `runtime/<run>/handoff/<member>/`.
- */
-export interface WaitingMarker {
-  version: 1;
-  pid: number;
-  since: number;
-  handoff: boolean;
-}
+// A member process that blocks waiting for mail says so in its presence document
+// (`runtime/<run>/presence/<member>.json`, team-core's MemberPresenceSchema). The
+// supervisor treats such a member as idle for the parallel bound; when `handoff` is true
+// (a `team inbox --wait`), the host may hand messages over directly through the member's
+// handoff collection (`runtime/<run>/handoff/<member>/`), an entry collection of the store.
 
-/** What the host hands a waiting `team inbox --wait`. */
-export interface Handoff {
-  version: 1;
-  messages: Message[];
-  text: string;
-}
+/** A member's presence document. */
+export type WaitingMarker = MemberPresence;
 
-function runRoot(home: string, runId: string): string {
-  return path.join(home, 'runtime', runId);
-}
-
-function safeName(name: string): string {
-  if (!/^[a-z0-9][a-z0-9-]*$/i.test(name)) throw new Error(`unsafe member name ${name}`);
-  return name;
-}
-
-/** Where a member's waiting marker lives. */
-export function waitingMarkerPath(home: string, runId: string, member: string): string {
-  return path.join(runRoot(home, runId), 'presence', `${safeName(member)}.json`);
-}
-
-/** Where handoffs for a member are dropped. */
-export function handoffFolder(home: string, runId: string, member: string): string {
-  return path.join(runRoot(home, runId), 'handoff', safeName(member));
-}
+const storeOf = (home: string, store: TeamkitStore | undefined) => store ?? storeForHome(home);
 
 /** Records that `pid` is waiting for mail as `member`; returns a function that clears it. */
 export async function markWaiting(
   home: string,
   runId: string,
   member: string,
-  options: { pid?: number; handoff: boolean },
+  options: { pid?: number; handoff: boolean; store?: TeamkitStore },
 ): Promise<() => Promise<void>> {
-  const file = waitingMarkerPath(home, runId, member);
-  await mkdir(path.dirname(file), { recursive: true });
+  const store = storeOf(home, options.store);
+  const key = runKeys(runId).presence(member);
   const marker: WaitingMarker = {
     version: 1,
     pid: options.pid ?? process.pid,
     since: Date.now(),
     handoff: options.handoff,
   };
-  const temp = `${file}.${randomUUID()}.tmp`;
-  await writeFile(temp, JSON.stringify(marker));
-  await rename(temp, file);
+  await putDocument(store, key, MemberPresenceSchema, marker);
   return async () => {
-    const current = await readWaitingMarker(home, runId, member);
-    if (current?.pid === marker.pid && current.since === marker.since)
-      await unlink(file).catch(() => {});
+    const current = await readDocument(store, key, MemberPresenceSchema).catch(() => undefined);
+    if (current?.value.pid === marker.pid && current.value.since === marker.since)
+      await store.remove(key).catch(() => {});
   };
 }
 
-/** The member's waiting marker when its process is still alive, else `undefined`. */
+/** The member's presence when its process is still alive; `undefined` otherwise or when unreadable. */
 export async function readWaitingMarker(
   home: string,
   runId: string,
   member: string,
+  store?: TeamkitStore,
 ): Promise<WaitingMarker | undefined> {
   try {
-    const marker = JSON.parse(
-      await readFile(waitingMarkerPath(home, runId, member), 'utf8'),
-    ) as WaitingMarker;
-    return isWriterAlive(marker) ? marker : undefined;
+    const stored = await readDocument(
+      storeOf(home, store),
+      runKeys(runId).presence(member),
+      MemberPresenceSchema,
+    );
+    return stored !== undefined && isWriterAlive(stored.value) ? stored.value : undefined;
   } catch {
+    // A corrupt or planted presence file means nobody is known to wait.
     return undefined;
   }
 }
@@ -93,7 +75,7 @@ export async function readWaitingMarker(
  * started before the marker was written (a later process with the same pid is not it).
  */
 function isWriterAlive(marker: WaitingMarker): boolean {
-  if (!isSignallablePid(marker.pid) || typeof marker.since !== 'number') return false;
+  if (!isSignallablePid(marker.pid)) return false;
   const facts = readProcessFacts(marker.pid);
   return (
     facts !== undefined &&
@@ -102,21 +84,45 @@ function isWriterAlive(marker: WaitingMarker): boolean {
   );
 }
 
-/** Drops a handoff for a waiting member; returns the file so the host can take it back. */
+/** Drops a handoff for a waiting member; returns its id so the host can follow or take it back. */
 export async function dropHandoff(
   home: string,
   runId: string,
   member: string,
   handoff: Handoff,
+  store?: TeamkitStore,
 ): Promise<string> {
-  const folder = handoffFolder(home, runId, member);
-  await mkdir(folder, { recursive: true });
-  const id = randomUUID();
-  const temp = path.join(folder, `.${id}.tmp`);
-  await writeFile(temp, JSON.stringify(handoff));
-  const file = path.join(folder, `${Date.now()}-${id}.json`);
-  await rename(temp, file);
-  return file;
+  const id = `${Date.now()}-${randomUUID()}`;
+  const text = JSON.stringify(HandoffSchema.parse(handoff));
+  await storeOf(home, store).addEntry(runKeys(runId).handoffs(member), id, text);
+  return id;
+}
+
+/**
+ * Waits up to `timeoutMs` for the reader to take and confirm handoff `id`: `delivered`
+ * once it was shown. Not taken in time, it is taken back (moved to processed by the
+ * host, so no reader can take it later): `deferred`. Taken but not confirmed in time,
+ * the reader may have died before showing it: `deferred` too (the runtime keeps the
+ * mail, and receivers dedupe by id).
+ */
+export async function awaitHandoff(
+  home: string,
+  runId: string,
+  member: string,
+  id: string,
+  timeoutMs: number,
+  store?: TeamkitStore,
+): Promise<'delivered' | 'deferred'> {
+  const handoffs = storeOf(home, store);
+  const collection = runKeys(runId).handoffs(member);
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if ((await handoffs.entryState(collection, id)) === 'processed') return 'delivered';
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  const { moved } = await handoffs.moveEntries(collection, [id], ['unread'], 'processed');
+  if (moved.length > 0) return 'deferred';
+  return (await handoffs.entryState(collection, id)) === 'processed' ? 'delivered' : 'deferred';
 }
 
 /** Handoffs a reader took, and the call that confirms it showed them. */
@@ -127,50 +133,42 @@ export interface TakenHandoffs {
 }
 
 /**
- * Takes every handoff waiting for a member. Each file is first renamed aside, so the
- * host and the reader never both own one: whoever renames it first has it. The host
- * answers `delivered` only after the reader confirms (removes the renamed file).
+ * Takes every handoff waiting for a member. Each is first moved from unread to reserved,
+ * which succeeds for exactly one of the host (taking it back) and the reader, so they
+ * never both own one. The host answers `delivered` only after the reader confirms
+ * (moves it on to processed).
  */
 export async function takeHandoffs(
   home: string,
   runId: string,
   member: string,
+  store?: TeamkitStore,
 ): Promise<TakenHandoffs> {
-  const folder = handoffFolder(home, runId, member);
-  let names: string[];
-  try {
-    names = (await readdir(folder))
-      .filter((name) => !name.startsWith('.') && name.endsWith('.json'))
-      .sort();
-  } catch {
-    names = [];
-  }
-  const handoffs: Handoff[] = [];
+  const handoffs = storeOf(home, store);
+  const collection = runKeys(runId).handoffs(member);
+  const waiting = (await handoffs.listEntries(collection, 'unread')).map((entry) => entry.id);
+  const taken: Handoff[] = [];
   const claimed: string[] = [];
-  for (const name of names) {
-    const target = path.join(folder, `.taken-${name}`);
-    try {
-      await rename(path.join(folder, name), target);
-    } catch {
-      continue;
-    }
-    claimed.push(target);
-    try {
-      handoffs.push(JSON.parse(await readFile(target, 'utf8')) as Handoff);
-    } catch {
-      // Unreadable: leave it taken but unconfirmed, so the host answers deferred.
-      claimed.pop();
+  if (waiting.length > 0) {
+    const { moved } = await handoffs.moveEntries(collection, waiting, ['unread'], 'reserved');
+    for (const id of moved) {
+      try {
+        const text = await handoffs.readEntry(collection, id, 'reserved');
+        if (text === undefined) continue;
+        taken.push(HandoffSchema.parse(JSON.parse(text)));
+        claimed.push(id);
+      } catch (error) {
+        // Unreadable: left taken but unconfirmed, so the host answers deferred.
+        if (!(error instanceof SyntaxError || error instanceof z.ZodError || isTeamkitError(error)))
+          throw error;
+      }
     }
   }
   return {
-    handoffs,
+    handoffs: taken,
     async confirm() {
-      for (const file of claimed) await unlink(file).catch(() => {});
+      if (claimed.length > 0)
+        await handoffs.moveEntries(collection, claimed, ['reserved'], 'processed');
     },
   };
-}
-
-/** Where a reader parks a handoff it took but has not confirmed yet. */
-export function takenHandoffPath(file: string): string {
-  return path.join(path.dirname(file), `.taken-${path.basename(file)}`);
 }

@@ -1,33 +1,38 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { lstat, readFile, writeFile } from 'node:fs/promises';
+import { closeSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   checkRecordedProcess,
   isSameFolder,
+  openPrivateAppend,
   type ProcessCheck,
   type ProcessExpectation,
+  putDocument,
+  readDocument,
   readProcessFacts,
+  runKeys,
   type SignalOutcome,
   signalRecordedProcess,
+  storeForHome,
 } from '@teamkit/team-core';
+import { z } from 'zod';
 
 /** The variable that marks a process as the background supervisor of one run. */
 export const SUPERVISOR_VARIABLE = 'TEAMKIT_SUPERVISOR';
 
 /** What `runtime/<run>/supervisor.json` records. */
-interface SupervisorRecord {
-  pid: number;
-  startedAt: number;
-}
+const SupervisorRecordSchema = z.object({
+  version: z.literal(1),
+  pid: z.number().int(),
+  startedAt: z.number(),
+});
+type SupervisorRecord = z.infer<typeof SupervisorRecordSchema>;
 
 /** What stopping the supervisor did: nothing recorded, or the outcome of the verified signal. */
 export type SupervisorStopOutcome = { outcome: 'none' } | SignalOutcome;
 
-function recordPath(home: string, runId: string): string {
-  return path.join(home, 'runtime', runId, 'supervisor.json');
-}
+const recordKey = (runId: string) => `${runKeys(runId).root}/supervisor.json`;
 
 function supervisorExpectation(home: string, runId: string): ProcessExpectation {
   return {
@@ -38,17 +43,13 @@ function supervisorExpectation(home: string, runId: string): ProcessExpectation 
   };
 }
 
-/** Reads the record; anything but a small regular file holding `{ pid, startedAt }` is none. */
+/** Reads the record; anything but a readable `{ version, pid, startedAt }` document is none. */
 async function readRecord(home: string, runId: string): Promise<SupervisorRecord | undefined> {
-  const file = recordPath(home, runId);
   try {
-    const info = await lstat(file);
-    // Never open a FIFO, a device or a link planted in the run folder.
-    if (!info.isFile() || info.size > 4096) return undefined;
-    const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<SupervisorRecord>;
-    if (typeof parsed.pid !== 'number' || typeof parsed.startedAt !== 'number') return undefined;
-    return { pid: parsed.pid, startedAt: parsed.startedAt };
+    return (await readDocument(storeForHome(home), recordKey(runId), SupervisorRecordSchema))
+      ?.value;
   } catch {
+    // A corrupt record, a FIFO or a planted link: no supervisor is known, none is signalled.
     return undefined;
   }
 }
@@ -86,9 +87,7 @@ export async function startBackgroundSupervisor(
   const existing = await backgroundSupervisorPid(home, runId);
   if (existing !== undefined) return existing;
   const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin.js');
-  const logFile = path.join(home, 'runtime', runId, 'logs', 'supervisor.log');
-  mkdirSync(path.dirname(logFile), { recursive: true });
-  const log = openSync(logFile, 'a');
+  const log = openPrivateAppend(home, `${runKeys(runId).root}/logs/supervisor.log`).fd;
   const spawnedAt = Date.now();
   const child = spawn(process.execPath, [bin, 'run', 'supervise', runId, '--home', home], {
     detached: true,
@@ -106,7 +105,11 @@ export async function startBackgroundSupervisor(
   child.unref();
   const pid = child.pid ?? 0;
   const startedAt = readProcessFacts(pid)?.startedAt ?? spawnedAt;
-  await writeFile(recordPath(home, runId), JSON.stringify({ version: 1, pid, startedAt }));
+  await putDocument(storeForHome(home), recordKey(runId), SupervisorRecordSchema, {
+    version: 1,
+    pid,
+    startedAt,
+  });
   return pid;
 }
 

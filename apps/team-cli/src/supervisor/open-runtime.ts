@@ -25,20 +25,19 @@ async function readMemberPanes(
   home: string,
   runId: string,
 ): Promise<{ socket: string | null; callerPaneId: string | null } | undefined> {
-  const { readFile } = await import('node:fs/promises');
-  const { runPaths } = await import('@teamkit/team-core');
+  const { readDocument, runKeys, storeForHome } = await import('@teamkit/team-core');
+  const { MemberPanesSchema, memberPanesKey } = await import('../process-host/member-panes.js');
   try {
-    const parsed = JSON.parse(
-      await readFile(`${runPaths(home, runId).root}/member-panes.json`, 'utf8'),
-    ) as {
-      socket?: unknown;
-      callerPaneId?: unknown;
-    };
-    return {
-      socket: typeof parsed.socket === 'string' ? parsed.socket : null,
-      callerPaneId: typeof parsed.callerPaneId === 'string' ? parsed.callerPaneId : null,
-    };
+    const stored = await readDocument(
+      storeForHome(home),
+      memberPanesKey(runKeys(runId).root),
+      MemberPanesSchema,
+    );
+    return stored === undefined
+      ? undefined
+      : { socket: stored.value.socket, callerPaneId: stored.value.callerPaneId };
   } catch {
+    // An unreadable record: the panes are unknown, as if none were recorded.
     return undefined;
   }
 }

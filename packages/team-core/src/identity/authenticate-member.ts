@@ -2,7 +2,7 @@ import { TeamkitError } from '../errors/index.js';
 import { createMemberClient, type MemberClient } from '../runtime/member-client.js';
 import type { RuntimeState } from '../schema/index.js';
 import { readRunState } from '../state/index.js';
-import type { LockOptions, PathStore } from '../storage/index.js';
+import type { LockOptions, TeamkitStore } from '../storage/index.js';
 import { memberTokenMatches } from './member-token.js';
 
 /** Who a process says it is, and the secret its host gave it. */
@@ -12,7 +12,7 @@ export interface AuthenticateMemberInput {
   member: string;
   /** The `TEAMKIT_TOKEN` of the calling process; `undefined` when it has none. */
   token: string | undefined;
-  store?: PathStore;
+  store?: TeamkitStore;
   now?: () => number;
   newId?: () => string;
   lock?: LockOptions;

@@ -9,7 +9,7 @@ import {
 } from '../processes/index.js';
 import { RunIdSchema } from '../schema/index.js';
 import { readRunState } from '../state/index.js';
-import type { PathStore } from '../storage/index.js';
+import type { TeamkitStore } from '../storage/index.js';
 import { verifyMemberCredential } from './authenticate-member.js';
 
 /**
@@ -29,7 +29,7 @@ export interface IdentifyCallerInput {
   env: Readonly<Record<string, string | undefined>>;
   /** The calling process, whose ancestors are checked; default this process. */
   pid?: number;
-  store?: PathStore;
+  store?: TeamkitStore;
 }
 
 /** A member process the caller descends from, confirmed against its run's record. */
@@ -66,7 +66,7 @@ export function isSameFolder(a: string, b: string): boolean {
  */
 async function findConfirmedAncestor(
   pid: number,
-  store: PathStore | undefined,
+  store: TeamkitStore | undefined,
 ): Promise<ConfirmedAncestor | undefined> {
   for (const candidate of findMemberAncestors(pid)) {
     if (!RunIdSchema.safeParse(candidate.runId).success) continue;

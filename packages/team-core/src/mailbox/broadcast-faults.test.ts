@@ -1,7 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError, TeamkitError } from '../errors/index.js';
-import { createPathStore, type PathStore, readRunEvents } from '../storage/index.js';
+import { createFileStore, readRunEvents, runKeys, type TeamkitStore } from '../storage/index.js';
+import { faultyStore } from '../storage/test-support/faulty-store.js';
 import { createRunFixture, type RunFixture } from '../test-support/run-fixture.js';
 import { createMailbox } from './create-mailbox.js';
 
@@ -13,26 +14,13 @@ afterEach(async () => {
   await fixture.cleanup();
 });
 
-/** The file store, with `fault` thrown by the calls `failing` picks. */
-function faultyStore(
-  failing: (method: keyof PathStore, target: string) => boolean,
-  fault: () => Error,
-): PathStore {
-  const store = createPathStore();
-  return new Proxy(store, {
-    get(target, method: keyof PathStore) {
-      const original = target[method];
-      if (typeof original !== 'function') return original;
-      return (first: string, ...rest: unknown[]) => {
-        if (failing(method, first)) return Promise.reject(fault());
-        return (original as (...args: unknown[]) => unknown).call(target, first, ...rest);
-      };
-    },
-  });
-}
-
 const diskFull = () =>
-  Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+  new TeamkitError('IO_ERROR', 'No space left on the device (ENOSPC).', {
+    details: { errno: 'ENOSPC' },
+  });
+const fileStore = () => createFileStore({ root: fixture.home });
+const inboxKey = (member: string) => runKeys(fixture.runId).inbox(member);
+const eventsKey = () => runKeys(fixture.runId).events;
 const brokenStore = () => new Error('the store lost its connection');
 
 async function unreadIds(member: string): Promise<string[]> {
@@ -47,8 +35,8 @@ describe('a broadcast whose write fails for one recipient', () => {
   ])('reports every recipient and logs the stored copies (%s)', async (_, fault) => {
     // Writing writer-2's copy fails; writer's copy (written first) is stored.
     const store = faultyStore(
-      (method, target) =>
-        method === 'writeVolatile' && target.startsWith(fixture.paths.inbox('writer-2')),
+      fileStore(),
+      (method, key) => method === 'addEntry' && key === inboxKey('writer-2'),
       fault,
     );
     const mailbox = createMailbox({ home: fixture.home, runId: fixture.runId, store });
@@ -59,7 +47,7 @@ describe('a broadcast whose write fails for one recipient', () => {
     ]);
     expect(await unreadIds('writer')).toEqual([`${sent.messageId}.json`]);
     expect(await unreadIds('writer-2')).toEqual([]);
-    const { events } = await readRunEvents(createPathStore(), fixture.paths.events);
+    const { events } = await readRunEvents(fileStore(), eventsKey());
     expect(events).toEqual([
       expect.objectContaining({
         type: 'message.sent',
@@ -73,28 +61,27 @@ describe('a broadcast whose write fails for one recipient', () => {
   });
 
   it('reports a copy that the store made visible before failing as delivered, and logs it', async () => {
-    const store = createPathStore();
-    const losingLocks: PathStore = {
-      ...store,
-      async withLock(file, fn, options) {
-        const result = await store.withLock(file, fn, options);
-        if (file === fixture.paths.inbox('writer-2')) {
-          throw new TeamkitError('LOCK_COMPROMISED', `${file}.lock was taken over`);
+    const store = fileStore();
+    const losingLocks: TeamkitStore = Object.assign(Object.create(store) as TeamkitStore, {
+      async addEntry(...args: Parameters<TeamkitStore['addEntry']>) {
+        await store.addEntry(...args);
+        if (args[0] === inboxKey('writer-2')) {
+          throw new TeamkitError('LOCK_COMPROMISED', `${args[0]}.lock was taken over`);
         }
-        return result;
       },
-    };
+    });
     const mailbox = createMailbox({ home: fixture.home, runId: fixture.runId, store: losingLocks });
     const sent = await mailbox.sendMessage({ from: 'lead', to: '*', body: 'hello all' });
     expect(sent).toMatchObject({ delivered: ['writer', 'writer-2'], refused: [] });
     expect(await unreadIds('writer-2')).toEqual([`${sent.messageId}.json`]);
-    const { events } = await readRunEvents(createPathStore(), fixture.paths.events);
+    const { events } = await readRunEvents(fileStore(), eventsKey());
     expect(events.at(-1)?.data).toMatchObject({ delivered: ['writer', 'writer-2'] });
   });
 
   it('throws with the per-recipient outcome when the stored copies cannot be logged', async () => {
     const store = faultyStore(
-      (method, target) => method === 'appendLine' && target === fixture.paths.events,
+      fileStore(),
+      (method, key) => method === 'append' && key === eventsKey(),
       diskFull,
     );
     const mailbox = createMailbox({ home: fixture.home, runId: fixture.runId, store });
@@ -111,8 +98,8 @@ describe('a broadcast whose write fails for one recipient', () => {
 
   it('gives a direct send that fails in the store a typed error and stores nothing', async () => {
     const store = faultyStore(
-      (method, target) =>
-        method === 'writeVolatile' && target.startsWith(fixture.paths.inbox('writer')),
+      fileStore(),
+      (method, key) => method === 'addEntry' && key === inboxKey('writer'),
       brokenStore,
     );
     const mailbox = createMailbox({ home: fixture.home, runId: fixture.runId, store });

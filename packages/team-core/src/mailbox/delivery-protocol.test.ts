@@ -1,7 +1,7 @@
 import { readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPathStore, readRunEvents } from '../storage/index.js';
+import { readRunEvents } from '../storage/index.js';
 import { createRunFixture, type RunFixture } from '../test-support/run-fixture.js';
 import { createMailbox, type Mailbox } from './create-mailbox.js';
 
@@ -55,7 +55,7 @@ describe('delivery protocol', () => {
     const unknown = '00000000-0000-4000-8000-000000000000';
     expect((await mailbox.acknowledge('writer', [unknown])).missing).toEqual([unknown]);
     expect(await unreadIds()).toEqual([]);
-    const { events } = await readRunEvents(createPathStore(), fixture.paths.events);
+    const { events } = await readRunEvents(fixture.store, fixture.keys.events);
     const acks = events.filter((event) => event.type === 'message.acknowledged');
     expect(acks).toHaveLength(1);
     expect(acks[0]?.actor).toBe('writer');

@@ -1,31 +1,13 @@
-import { watch } from 'node:fs';
 import path from 'node:path';
-import { TeamkitError } from '../errors/index.js';
 import type { RunContext } from '../run-context/index.js';
 import { NAME_PATTERN } from '../schema/index.js';
-import { withIoErrors } from '../state/io-error.js';
-import {
-  createMarkerFile,
-  type FileLock,
-  fsyncDirectory,
-  stageFile,
-  touchFile,
-} from '../storage/index.js';
-import {
-  messageFile,
-  messageFiles,
-  reservedIdOf,
-  TEMP_PREFIX,
-  unreadIdOf,
-} from './inbox-layout.js';
-import { createPendingLedger } from './pending-ledger.js';
+import type { EntryState } from '../storage/teamkit-store.js';
 
-// Every access of the mailbox to persisted state goes through this file. Its functions
-// have the shape of the storage seam's entry operations (add, move, list, read, watch),
-// so moving the mailbox onto another store changes this file and little else.
+// Every access of the mailbox to persisted state goes through this file: an inbox is an
+// entry collection of the store, messages are its entries.
 
-/** The three states a stored message moves between, one rename at a time. */
-export type MessageState = 'unread' | 'reserved' | 'processed';
+/** The three states a stored message moves between, one move at a time. */
+export type MessageState = EntryState;
 
 /** What an admission check sees: the inbox's unread + reserved bytes, exact under its lock. */
 export interface PendingTotals {
@@ -114,224 +96,87 @@ export interface InboxStore {
   readonly messageSlots: MessageSlots;
 }
 
-/** The {@link InboxStore} of one run on the file store (`runtime/<runId>/inboxes/`). */
-export function createInboxStore(run: RunContext): InboxStore {
-  const { paths, store } = run;
-  const ledger = createPendingLedger(store);
-  const slotFolder = path.join(paths.inboxes, '.sent');
+/** Where message `id` of an inbox is in `state`, as the file store lays it out. */
+function entryPlace(inbox: string, id: string, state: MessageState): string {
+  if (state === 'unread') return path.posix.join(inbox, `${id}.json`);
+  if (state === 'reserved') return path.posix.join(inbox, `.delivering-${id}.json`);
+  return path.posix.join(inbox, 'processed', `${id}.json`);
+}
 
-  // A run has a handful of members; checking a name into a path once per member keeps a
+// Hints come from the store's own events; the mailbox lists each inbox on its own timer,
+// so the store's timed comparison only needs to run rarely.
+const STORE_RECONCILE_MS = 60_000;
+
+/** The {@link InboxStore} of one run (`runtime/<runId>/inboxes/`). */
+export function createInboxStore(run: RunContext): InboxStore {
+  const { keys, store } = run;
+
+  // A run has a handful of members; checking a name into a key once per member keeps a
   // listing from paying for it once per message.
-  const inboxPaths = new Map<string, string>();
+  const inboxKeys = new Map<string, string>();
   function inboxOf(member: string): string {
-    let inbox = inboxPaths.get(member);
+    let inbox = inboxKeys.get(member);
     if (inbox === undefined) {
-      inbox = paths.inbox(member);
-      inboxPaths.set(member, inbox);
+      inbox = keys.inbox(member);
+      inboxKeys.set(member, inbox);
     }
     return inbox;
   }
 
-  const withInboxLock = <T>(member: string, fn: (lock: FileLock) => Promise<T>) =>
-    store.withLock(
-      inboxOf(member),
-      async (lock) => {
-        const result = await fn(lock);
-        lock.assertHeld();
-        return result;
-      },
-      run.lock,
-    );
-
-  const exists = async (file: string) => (await store.stat(file)) !== undefined;
-
-  // Messages are about to move: other processes' views of the inbox must not be trusted,
-  // and this one's is not kept up to date either.
-  async function changingInbox(inbox: string): Promise<void> {
-    await ledger.changing(inbox);
-    ledger.forget(inbox);
-  }
-
-  async function listNames(member: string): Promise<string[]> {
-    return store.list(inboxOf(member));
-  }
-
   const inboxes: InboxStore = {
-    runId: paths.runId,
+    runId: keys.runId,
     whereIs(member, messageId, state) {
-      return messageFile(inboxOf(member), messageId, state);
+      return entryPlace(inboxOf(member), messageId, state);
     },
 
     addMessage(member, messageId, text, admit) {
-      const inbox = inboxOf(member);
-      const bytes = Buffer.byteLength(text);
-      return withIoErrors(`store message ${messageId} in`, inbox, async () => {
-        const staged = await stageFile(inbox, text);
-        try {
-          await withInboxLock(member, async () => {
-            const files = messageFiles(inbox, messageId);
-            // Every move of a message happens under this lock, so these checks are exact.
-            for (const file of [files.unread, files.reserved, files.processed]) {
-              if (await exists(file)) {
-                throw new TeamkitError(
-                  'ALREADY_EXISTS',
-                  `Message ${messageId} already exists in ${member}'s inbox.`,
-                  { details: { path: file } },
-                );
-              }
-            }
-            await admit({ bytes: await ledger.pendingBytes(inbox) });
-            const token = await ledger.changing(inbox);
-            try {
-              await staged.publish(files.unread);
-            } catch (error) {
-              ledger.forget(inbox);
-              throw error;
-            }
-            ledger.added(inbox, token, path.basename(files.unread), bytes);
-          });
-        } finally {
-          await staged.discard();
-        }
-        await fsyncDirectory(inbox);
-      });
+      return store.addEntry(inboxOf(member), messageId, text, { admit });
     },
 
     moveMessages(member, messageIds, from, to, options = {}) {
-      const inbox = inboxOf(member);
-      const outcome: MessageMoveOutcome = { moved: [], missing: [] };
-      if (messageIds.length === 0) return Promise.resolve(outcome);
-      return withIoErrors('move messages in', inbox, async () => {
-        if (to === 'processed') await store.ensureDir(path.join(inbox, 'processed'));
-        await withInboxLock(member, async () => {
-          await changingInbox(inbox);
-          for (const id of new Set(messageIds)) {
-            const files = messageFiles(inbox, id);
-            let moved = false;
-            for (const state of from) {
-              if (options.changedAtOrBefore !== undefined) {
-                const info = await store.stat(files[state]);
-                if (info === undefined || info.mtimeMs > options.changedAtOrBefore) continue;
-              }
-              if (await store.move(files[state], files[to])) {
-                moved = true;
-                break;
-              }
-            }
-            if (!moved) {
-              outcome.missing.push(id);
-              continue;
-            }
-            outcome.moved.push(id);
-            if (to === 'reserved' && options.at !== undefined) {
-              await touchFile(files.reserved, options.at);
-            }
-          }
-        });
-        await fsyncDirectory(inbox);
-        if (to === 'processed') await fsyncDirectory(path.join(inbox, 'processed'));
-        return outcome;
-      });
+      return store.moveEntries(inboxOf(member), messageIds, from, to, options);
     },
 
-    listMessageIds(member, state) {
-      const idOf = state === 'unread' ? unreadIdOf : reservedIdOf;
-      return withIoErrors('list', inboxOf(member), async () => {
-        const ids: string[] = [];
-        for (const name of await listNames(member)) {
-          const id = idOf(name);
-          if (id !== undefined) ids.push(id);
-        }
-        return ids;
-      });
+    async listMessageIds(member, state) {
+      return (await store.listEntries(inboxOf(member), state)).map((entry) => entry.id);
     },
 
-    listReservations(member) {
-      const inbox = inboxOf(member);
-      return withIoErrors('list', inboxOf(member), async () => {
-        const reservations: Reservation[] = [];
-        for (const name of await listNames(member)) {
-          const id = reservedIdOf(name);
-          if (id === undefined) continue;
-          const info = await store.stat(path.join(inbox, name));
-          if (info !== undefined) reservations.push({ id, changedAt: info.mtimeMs });
-        }
-        return reservations;
-      });
+    async listReservations(member) {
+      return (await store.listEntries(inboxOf(member), 'reserved')).map(({ id, changedAt }) => ({
+        id,
+        changedAt,
+      }));
     },
 
-    readMessage(member, messageId, state) {
-      const where = inboxes.whereIs(member, messageId, state);
-      return withIoErrors('read', where, async () => {
-        const text = await store.readText(where);
-        return text === undefined ? undefined : { text, where };
-      });
+    async readMessage(member, messageId, state) {
+      const text = await store.readEntry(inboxOf(member), messageId, state);
+      return text === undefined
+        ? undefined
+        : { text, where: inboxes.whereIs(member, messageId, state) };
     },
 
     messageState(member, messageId) {
-      const files = messageFiles(inboxOf(member), messageId);
-      return withIoErrors('read', inboxOf(member), async () => {
-        for (const state of ['unread', 'reserved', 'processed'] as const) {
-          if (await exists(files[state])) return state;
-        }
-        return undefined;
-      });
+      return store.entryState(inboxOf(member), messageId);
     },
 
-    listInboxOwners() {
-      return withIoErrors('list', paths.inboxes, async () =>
-        (await store.list(paths.inboxes)).filter((name) => NAME_PATTERN.test(name)),
-      );
+    async listInboxOwners() {
+      return (await store.list(keys.inboxes)).filter((name) => NAME_PATTERN.test(name));
     },
 
     removeStaleTemporaries(member, olderThanMs) {
-      const inbox = inboxOf(member);
-      // Temp files get their mtime from the OS clock, not the run's injected one.
-      const cutoff = Date.now() - olderThanMs;
-      return withIoErrors('clean', inbox, async () => {
-        let removed = 0;
-        for (const name of await listNames(member)) {
-          if (!name.startsWith(TEMP_PREFIX)) continue;
-          const file = path.join(inbox, name);
-          const info = await store.stat(file);
-          if (info === undefined || info.mtimeMs > cutoff) continue;
-          await store.remove(file);
-          removed += 1;
-        }
-        return removed;
-      });
+      return store.removeStaleTemporaries(inboxOf(member), olderThanMs);
     },
 
     watchMessages(member, onChange, onError) {
-      const inbox = inboxOf(member);
-      return withIoErrors('watch', inbox, async () => {
-        await store.ensureDir(inbox);
-        // One folder, no recursion: Node's own watcher (inotify on Linux) is enough; the
-        // caller's timed listing catches whatever it misses.
-        const watcher = watch(inbox, { persistent: true }, (_event, name) => {
-          if (name === null) {
-            onChange('all');
-            return;
-          }
-          const id = unreadIdOf(name);
-          if (id !== undefined) onChange([id]);
-        });
-        watcher.on('error', onError);
-        return async () => {
-          watcher.close();
-        };
+      return store.watchEntries(inboxOf(member), onChange, {
+        onError,
+        reconcileIntervalMs: STORE_RECONCILE_MS,
       });
     },
 
     messageSlots: {
-      isTaken: (slot) =>
-        withIoErrors('count the messages in', slotFolder, () =>
-          exists(path.join(slotFolder, String(slot))),
-        ),
-      claim: (slot) =>
-        withIoErrors('count the messages in', slotFolder, () =>
-          createMarkerFile(path.join(slotFolder, String(slot))),
-        ),
+      isTaken: async (slot) => (await store.stat(keys.sentSlot(slot))) !== undefined,
+      claim: (slot) => store.claimMarker(keys.sentSlot(slot)),
     },
   };
   return inboxes;

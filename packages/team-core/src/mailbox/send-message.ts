@@ -66,7 +66,7 @@ export async function sendMessage(
   const candidate = {
     version: 1 as const,
     messageId,
-    runId: run.paths.runId,
+    runId: run.runId,
     from: input.from,
     to: isBroadcast ? input.from : input.to,
     ...(isBroadcast ? { broadcast: true } : {}),

@@ -2,30 +2,22 @@ import { z } from 'zod';
 import { TeamkitError } from '../errors/index.js';
 import type { RuntimeState } from '../schema/index.js';
 import { parseInput } from '../state/parse-input.js';
-import {
-  appendStateEvent,
-  parseRunState,
-  readStateText,
-  runNotFound,
-  runPathsOf,
-} from '../state/state-storage.js';
+import { appendStateEvent, parseRunState, runKeysOf, runNotFound } from '../state/state-storage.js';
 import { WRITABLE_RUN_STATUSES } from '../state/status-machines.js';
 import type { RunEventInput } from '../storage/event-log.js';
-import {
-  createPathStore,
-  type LockOptions,
-  type PathStore,
-  type RunPaths,
-} from '../storage/index.js';
+import type { LockOptions } from '../storage/file-lock.js';
+import { storeForHome } from '../storage/home-store.js';
+import type { RunKeys } from '../storage/run-keys.js';
+import type { StoreRevision, TeamkitStore } from '../storage/teamkit-store.js';
 
-/** Where a run lives and the seams (store, clock, ids, lock tuning) its operations use. */
+/** Where a run lives and the seams (store, clock, lock tuning) its operations use. */
 export interface RunContextOptions {
-  /** The Teamkit home folder (holds `runtime/<runId>/`). */
+  /** The Teamkit home folder (the file store's root; holds `runtime/<runId>/`). */
   home: string;
   /** The run's id (a UUID). */
   runId: string;
-  /** Persistence seam; defaults to the filesystem store. */
-  store?: PathStore;
+  /** Persistence seam; defaults to the file store rooted at `home`. */
+  store?: TeamkitStore;
   /** Clock in epoch milliseconds; defaults to `Date.now`. */
   now?: () => number;
   /** Lock tuning for every lock taken on behalf of this run. */
@@ -35,17 +27,22 @@ export interface RunContextOptions {
 // The data fields of the options; the seams (store, clock) are taken as given.
 const RunContextOptionFieldsSchema = z.object({ home: z.string(), runId: z.string() });
 
-/** A run's resolved paths and seams, plus a cached reader of its `state.json`. */
+/** A run's keys and seams, plus a cached reader of its state. */
 export interface RunContext {
-  readonly paths: RunPaths;
-  readonly store: PathStore;
+  /** The Teamkit home: per-machine paths (worktrees, logs, prompts) hang off it. */
+  readonly home: string;
+  /** The run's id. */
+  readonly runId: string;
+  /** The run's store keys. */
+  readonly keys: RunKeys;
+  readonly store: TeamkitStore;
   readonly now: () => number;
   readonly lock: LockOptions;
-  /** Reads the run state (parsed once per distinct file content); `RUN_NOT_FOUND` if absent. */
+  /** Reads the run state (parsed once per revision and text); `RUN_NOT_FOUND` if absent. */
   readState(): Promise<RuntimeState>;
   /** Reads the run state and refuses (`RUN_NOT_ACTIVE`) when the run accepts no writes. */
   writableState(): Promise<RuntimeState>;
-  /** Appends one event of this run to its `events.jsonl`, stamped with the run's clock. */
+  /** Appends one event of this run to its event log, stamped with the run's clock. */
   logEvent(
     actor: string,
     type: string,
@@ -54,24 +51,27 @@ export interface RunContext {
   ): Promise<void>;
 }
 
-/** Builds a {@link RunContext}; the run id is checked before it becomes a path. */
+/** Builds a {@link RunContext}; the run id is checked before it becomes a key. */
 export function createRunContext(options: RunContextOptions): RunContext {
   parseInput(RunContextOptionFieldsSchema, options, 'the run options');
-  const paths = runPathsOf(options.home, options.runId);
-  const store = options.store ?? createPathStore();
+  const keys = runKeysOf(options.runId);
+  const store = options.store ?? storeForHome(options.home, options.lock);
   const now = options.now ?? Date.now;
-  let cached: { text: string; state: RuntimeState } | undefined;
+  // Keyed on the revision and the text: a file edited in place by hand keeps its revision.
+  let cached: { revision: StoreRevision; text: string; state: RuntimeState } | undefined;
   const context: RunContext = {
-    paths,
+    home: options.home,
+    runId: keys.runId,
+    keys,
     store,
     now,
     lock: options.lock ?? {},
     async readState() {
-      const text = await readStateText(store, paths);
-      if (text === undefined) throw runNotFound(paths);
-      if (cached?.text === text) return cached.state;
-      const state = parseRunState(text, paths);
-      cached = { text, state };
+      const stored = await store.read(keys.state);
+      if (stored === undefined) throw runNotFound(keys);
+      if (cached?.revision === stored.revision && cached.text === stored.text) return cached.state;
+      const state = parseRunState(stored.text, keys);
+      cached = { revision: stored.revision, text: stored.text, state };
       return state;
     },
     async writableState() {
@@ -87,7 +87,7 @@ export function createRunContext(options: RunContextOptions): RunContext {
         at: now(),
         ...(data === undefined ? {} : { data }),
       };
-      await appendStateEvent(store, paths, event);
+      await appendStateEvent(store, keys, event);
     },
   };
   return context;

@@ -7,7 +7,7 @@ import {
   readRunState,
   requireLead,
 } from '../state/index.js';
-import { createPathStore, type LockOptions, type PathStore } from '../storage/index.js';
+import { type LockOptions, storeForHome, type TeamkitStore } from '../storage/index.js';
 import type { TmuxRunner } from '../tmux/index.js';
 import { createDelivery, type DeliveryReport } from './internal/delivery.js';
 import { createRecovery } from './internal/recovery.js';
@@ -59,7 +59,7 @@ export interface TeamRuntimeOptions {
   resumeOnStart?: boolean;
   /** Settings that win over the config files (tests, embedders with their own config). */
   settings?: Partial<SettingsValues>;
-  store?: PathStore;
+  store?: TeamkitStore;
   now?: () => number;
   /** Lock tuning; `timeoutMs` defaults to the `lock.timeoutMs` setting. */
   lock?: LockOptions;
@@ -113,7 +113,6 @@ export interface TeamRuntime {
 export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<TeamRuntime> {
   const host = assertTeamHost(options.host);
   const { home } = options;
-  const store = options.store ?? createPathStore();
   const now = options.now ?? Date.now;
   const shared = {
     home,
@@ -125,6 +124,7 @@ export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<Te
     timeoutMs: (await loadRuntimeSettings(shared))['lock.timeoutMs'],
     ...options.lock,
   };
+  const store = options.store ?? storeForHome(home, lock);
   const ctx = createRuntimeContext({
     ...shared,
     host,

@@ -28,7 +28,7 @@ import {
   readRunState,
   requestPermission,
 } from '../state/index.js';
-import type { LockOptions, PathStore } from '../storage/index.js';
+import type { LockOptions, TeamkitStore } from '../storage/index.js';
 import {
   type CreateTaskInput,
   createTaskList,
@@ -54,7 +54,7 @@ export interface MemberClientOptions {
    * the lead's rights): set by the host (session, process environment), never by an agent.
    */
   member: string;
-  store?: PathStore;
+  store?: TeamkitStore;
   /** The git seam for recording task work and bringing worktrees up to date. */
   git?: GitRunner;
   now?: () => number;

@@ -9,12 +9,12 @@ import {
 } from '../schema/index.js';
 import { readRunState } from '../state/index.js';
 import {
-  createPathStore,
   type DocumentProblem,
   type LockOptions,
-  type PathStore,
   readRunEvents,
-  runPaths,
+  runKeys,
+  storeForHome,
+  type TeamkitStore,
 } from '../storage/index.js';
 import { createTaskList } from '../tasklist/index.js';
 
@@ -59,7 +59,7 @@ export interface RunStatusReport {
 export interface RunStatusOptions {
   home: string;
   runId: string;
-  store?: PathStore;
+  store?: TeamkitStore;
   now?: () => number;
   lock?: LockOptions;
   /** How many of the newest events to include (default 20). */
@@ -68,7 +68,7 @@ export interface RunStatusOptions {
 
 /** Reads run state, tasks, unread counts and the event log into one report; it writes nothing. */
 export async function collectRunStatus(options: RunStatusOptions): Promise<RunStatusReport> {
-  const store = options.store ?? createPathStore();
+  const store = options.store ?? storeForHome(options.home);
   const seams = {
     home: options.home,
     runId: options.runId,
@@ -83,7 +83,7 @@ export async function collectRunStatus(options: RunStatusOptions): Promise<RunSt
   });
   const mailbox = createMailbox(seams);
   const listing = await createTaskList(seams).listTasks();
-  const { events } = await readRunEvents(store, runPaths(options.home, options.runId).events);
+  const { events } = await readRunEvents(store, runKeys(options.runId).events);
   const problems: DocumentProblem[] = [...listing.problems];
 
   const tasksByStatus = Object.fromEntries(TASK_STATUSES.map((status) => [status, 0])) as Record<

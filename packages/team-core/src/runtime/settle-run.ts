@@ -7,7 +7,7 @@ import {
   isActiveMember,
   type StateOptions,
 } from '../state/index.js';
-import type { LockOptions, PathStore } from '../storage/index.js';
+import type { LockOptions, TeamkitStore } from '../storage/index.js';
 
 /** What {@link settleRun} needs. */
 export interface SettleRunOptions {
@@ -15,7 +15,7 @@ export interface SettleRunOptions {
   runId: string;
   /** Whether the lead's process has ended (the host knows; the state cannot say). */
   leadEnded: boolean;
-  store?: PathStore;
+  store?: TeamkitStore;
   now?: () => number;
   lock?: LockOptions;
   /** Recorded in the event log; default `teamkit`. */

@@ -7,6 +7,8 @@ export {
   PathTeamRegistrationSchema,
   TeamRegistrationEntrySchema,
 } from './config-source.js';
+export type { Handoff, MemberPresence } from './member-presence.js';
+export { HandoffSchema, MemberPresenceSchema } from './member-presence.js';
 export type { Message, MessageKind, MessageReference } from './message.js';
 export { MESSAGE_KINDS, MessageReferenceSchema, MessageSchema } from './message.js';
 export {

@@ -56,6 +56,12 @@ export const TaskSchema = z.object({
   updatedAt: TimestampSchema,
   claimedAt: TimestampSchema.optional(),
   completedAt: TimestampSchema.optional(),
+  /**
+   * How many times the task was changed since it was created: each change writes the
+   * next number by compare-and-set, and logs it with its event, so the order of a task's
+   * events is known whatever order concurrent writers appended them in.
+   */
+  sequence: z.number().int().nonnegative().optional(),
 });
 
 /** A stored task. */

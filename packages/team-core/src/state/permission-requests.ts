@@ -61,7 +61,7 @@ export async function requestPermission(
   input: PermissionRequestInput,
   options: PermissionOptions = {},
 ): Promise<PermissionRequest> {
-  const { now } = resolveStateOptions(options);
+  const { now } = resolveStateOptions(home, options);
   parseInput(PermissionRequestInputSchema, input, 'the permission request');
   const request: PermissionRequest = {
     id: (options.newId ?? randomUUID)(),
@@ -97,7 +97,7 @@ export async function decidePermission(
   decision: PermissionDecision,
   options: StateOptions = {},
 ): Promise<PermissionRequest> {
-  const { now } = resolveStateOptions(options);
+  const { now } = resolveStateOptions(home, options);
   parseInput(z.string(), requestId, 'the request id');
   parseInput(PermissionDecisionSchema, decision, 'the decision');
   let decided: PermissionRequest | undefined;

@@ -126,7 +126,7 @@ export async function resumeRun(
   liveness: LivenessProbe,
   options: ResumeOptions = {},
 ): Promise<RunResumeReport> {
-  const { now } = resolveStateOptions(options);
+  const { now } = resolveStateOptions(home, options);
   const state = await readRunState(home, runId, options);
   if (options.hostId !== undefined && state.hostId !== options.hostId) {
     throw new TeamkitError(

@@ -112,7 +112,7 @@ export async function recordTurn(
   member: string,
   options: StateOptions = {},
 ): Promise<RuntimeState> {
-  const { now } = resolveStateOptions(options);
+  const { now } = resolveStateOptions(home, options);
   parseInput(MemberArgument, member, 'the member name');
   return updateRunState(
     home,
@@ -146,7 +146,7 @@ export async function startMember(
   input: StartMemberInput,
   options: StateOptions = {},
 ): Promise<RuntimeState> {
-  const { now } = resolveStateOptions(options);
+  const { now } = resolveStateOptions(home, options);
   parseInput(MemberArgument, member, 'the member name');
   const { sessionId } = parseInput(StartMemberInputSchema, input, 'the start');
   return updateRunState(
@@ -182,7 +182,7 @@ export async function addMember(
   input: AddMemberInput,
   options: StateOptions = {},
 ): Promise<RuntimeState> {
-  const { now } = resolveStateOptions(options);
+  const { now } = resolveStateOptions(home, options);
   const checked = parseInput(AddMemberInputSchema, input, 'the new member');
   const name = parseInput(MemberNameSchema, checked.name, 'the new member name');
   return updateRunState(

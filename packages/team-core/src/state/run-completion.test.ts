@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
-import { readRunEvents } from '../storage/index.js';
+import { readRunEvents, storeForHome } from '../storage/index.js';
 import { completeRun, decideRunCompletion } from './run-completion.js';
 import {
   addCriteria,
@@ -16,7 +16,7 @@ import {
   transitionRun,
   updateRunState,
 } from './run-state-store.js';
-import { runPathsOf } from './state-storage.js';
+import { runKeysOf } from './state-storage.js';
 import { makeSpec, makeTempHome } from './test-support/temp-home.js';
 
 async function refusal(promise: Promise<unknown>): Promise<string> {
@@ -75,10 +75,7 @@ describe('a run that finishes', () => {
       ['writer', 'terminated'],
       ['tester', 'errored'],
     ]);
-    const { events } = await readRunEvents(
-      (await import('../storage/index.js')).createPathStore(),
-      runPathsOf(home, runId).events,
-    );
+    const { events } = await readRunEvents(storeForHome(home), runKeysOf(runId).events);
     expect(
       events.some((event) => event.type === 'run.status' && event.data?.to === 'completed'),
     ).toBe(true);

@@ -76,7 +76,7 @@ export async function completeRun(
   facts: CompletionFacts,
   options: StateOptions = {},
 ): Promise<CompleteRunResult> {
-  const { now } = resolveStateOptions(options);
+  const { now } = resolveStateOptions(home, options);
   parseInput(z.object({ leadEnded: z.boolean() }), facts, 'the completion facts');
   let state = await readRunState(home, runId, options);
   const decision = decideRunCompletion(state, facts);

@@ -114,7 +114,7 @@ export async function setRunGoal(
   input: RunGoalInput,
   options: StateOptions = {},
 ): Promise<RuntimeState> {
-  const { now } = resolveStateOptions(options);
+  const { now } = resolveStateOptions(home, options);
   const checked = parseInput(GoalInputSchema, input, 'the goal');
   return updateRunState(
     home,
@@ -146,7 +146,7 @@ export async function addCriteria(
   by: string,
   options: StateOptions = {},
 ): Promise<RuntimeState> {
-  const { now } = resolveStateOptions(options);
+  const { now } = resolveStateOptions(home, options);
   const checked = parseInput(CriteriaInputSchema, texts, 'the criteria');
   parseInput(z.string(), by, 'who adds them');
   return updateRunState(
@@ -174,7 +174,7 @@ export async function attachEvidence(
   input: EvidenceInput,
   options: StateOptions = {},
 ): Promise<RuntimeState> {
-  const { now } = resolveStateOptions(options);
+  const { now } = resolveStateOptions(home, options);
   parseInput(z.string(), criterionId, 'the criterion id');
   const checked = parseInput(EvidenceInputSchema, input, 'the evidence');
   return updateRunState(
@@ -214,7 +214,7 @@ export async function waiveCriterion(
   input: { by: string; reason: string },
   options: StateOptions = {},
 ): Promise<RuntimeState> {
-  const { now } = resolveStateOptions(options);
+  const { now } = resolveStateOptions(home, options);
   parseInput(z.string(), criterionId, 'the criterion id');
   const checked = parseInput(WaiverInputSchema, input, 'the waiver');
   return updateRunState(

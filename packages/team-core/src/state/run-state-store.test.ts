@@ -1,8 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
 import { readRunEvents } from '../storage/event-log.js';
-import { createPathStore } from '../storage/path-store.js';
+import { runKeys, storeForHome } from '../storage/index.js';
 import { runPaths } from '../storage/teamkit-home.js';
 import {
   createRunState,
@@ -55,7 +56,7 @@ describe('run state store', () => {
       ['reviewer', false, 'pending'],
     ]);
     expect(await readRunState(home, state.runId)).toEqual(state);
-    const { events } = await readRunEvents(createPathStore(), runPaths(home, state.runId).events);
+    const { events } = await readRunEvents(storeForHome(home), runKeys(state.runId).events);
     expect(events.map((e) => e.type)).toEqual(['run.created']);
   });
 
@@ -72,7 +73,7 @@ describe('run state store', () => {
     const listing = await listRuns(home);
     expect(listing.runs).toEqual([]);
     expect(listing.problems).toEqual([
-      expect.objectContaining({ path: file, code: 'CORRUPT_DOCUMENT' }),
+      expect.objectContaining({ path: path.relative(home, file), code: 'CORRUPT_DOCUMENT' }),
     ]);
     expect(await readFile(file, 'utf8')).toBe('{"version":1,"runId":');
   });
@@ -149,7 +150,7 @@ describe('run state store', () => {
     expect(await codeOf(transitionMember(home, state.runId, 'nobody', 'running'))).toBe(
       'UNKNOWN_MEMBER',
     );
-    const { events } = await readRunEvents(createPathStore(), runPaths(home, state.runId).events);
+    const { events } = await readRunEvents(storeForHome(home), runKeys(state.runId).events);
     expect(events.map((e) => [e.type, e.data?.to])).toEqual([
       ['run.created', 'creating'],
       ['run.status', 'active'],

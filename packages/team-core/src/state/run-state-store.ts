@@ -30,8 +30,8 @@ import {
   createStateDocument,
   listRunIds,
   readStateDocument,
+  runKeysOf,
   runNotFound,
-  runPathsOf,
   updateStateDocument,
 } from './state-storage.js';
 import { assertMemberTransition, assertRunTransition } from './status-machines.js';
@@ -73,10 +73,10 @@ export async function createRunState(
   input: CreateRunStateInput,
   options: StateOptions = {},
 ): Promise<RuntimeState> {
-  const { store, now, actor } = resolveStateOptions(options);
+  const { store, now, actor } = resolveStateOptions(home, options);
   const checked = parseInput(CreateRunStateInputSchema, input, 'the new run');
   const runId = checked.runId ?? randomUUID();
-  const paths = runPathsOf(home, runId);
+  const keys = runKeysOf(runId);
   const { spec } = checked;
   const bounds = spec.policy.bounds;
   if (spec.members.length > bounds.maxMembers) {
@@ -127,8 +127,8 @@ export async function createRunState(
     policy: spec.policy,
   };
   const state = parseInput(RuntimeStateSchema, candidate, `the new state of run ${runId}`);
-  await createStateDocument(store, paths, state);
-  await appendStateEvent(store, paths, {
+  await createStateDocument(store, keys, state);
+  await appendStateEvent(store, keys, {
     actor,
     type: 'run.created',
     data: { teamName: spec.id, to: 'creating' },
@@ -146,10 +146,10 @@ export async function readRunState(
   runId: string,
   options: StateOptions = {},
 ): Promise<RuntimeState> {
-  const { store } = resolveStateOptions(options);
-  const paths = runPathsOf(home, runId);
-  const state = await readStateDocument(store, paths);
-  if (state === undefined) throw runNotFound(paths);
+  const { store } = resolveStateOptions(home, options);
+  const keys = runKeysOf(runId);
+  const state = await readStateDocument(store, keys);
+  if (state === undefined) throw runNotFound(keys);
   return state;
 }
 
@@ -161,10 +161,13 @@ export type RunStateMutation = (
 ) => RuntimeState | void | Promise<RuntimeState> | Promise<void>;
 
 /**
- * The one way to change a run's state. Under the state lock it reads the state, lets
- * `mutate` change a copy (or return a replacement), validates the result against the
- * schema, both status machines and the bounds (see `assertLegalStateChange`), and
- * writes it atomically while the lock is still held. An unchanged result writes nothing.
+ * The one way to change a run's state. It reads the state, lets `mutate` change a copy
+ * (or return a replacement), validates the result against the schema, both status
+ * machines and the bounds (see `assertLegalStateChange`), and writes it by
+ * compare-and-set at the revision it read. When another writer changed the state in
+ * between, it reads again and runs `mutate` again: `mutate` must give the same answer
+ * for the same state, whatever ran before (it may run more than once). An unchanged
+ * result writes nothing.
  */
 export async function updateRunState(
   home: string,
@@ -172,28 +175,23 @@ export async function updateRunState(
   mutate: RunStateMutation,
   options: StateOptions = {},
 ): Promise<RuntimeState> {
-  const { store, now, lock, actor } = resolveStateOptions(options);
+  const { store, now, actor } = resolveStateOptions(home, options);
   parseInput(MutationArgument, mutate, 'the mutation');
-  const paths = runPathsOf(home, runId);
-  return updateStateDocument(
-    store,
-    paths,
-    {
-      async next(before) {
-        const draft = structuredClone(before);
-        const returned = (await mutate(draft)) ?? draft;
-        const after = parseInput(RuntimeStateSchema, returned, `a change to run ${runId}`);
-        after.updatedAt = before.updatedAt;
-        if (isDeepStrictEqual(before, after)) return undefined;
-        checkStateChange(before, after);
-        after.updatedAt = Math.max(now(), before.updatedAt);
-        return after;
-      },
-      written: (before, after) =>
-        recordStatusEvents(store, paths, before, after, actor, after.updatedAt),
+  const keys = runKeysOf(runId);
+  return updateStateDocument(store, keys, {
+    async next(before) {
+      const draft = structuredClone(before);
+      const returned = (await mutate(draft)) ?? draft;
+      const after = parseInput(RuntimeStateSchema, returned, `a change to run ${runId}`);
+      after.updatedAt = before.updatedAt;
+      if (isDeepStrictEqual(before, after)) return undefined;
+      checkStateChange(before, after);
+      after.updatedAt = Math.max(now(), before.updatedAt);
+      return after;
     },
-    lock,
-  );
+    written: (before, after) =>
+      recordStatusEvents(store, keys, before, after, actor, after.updatedAt),
+  });
 }
 
 /** Options for {@link transitionRun}. */
@@ -245,7 +243,7 @@ export async function transitionMember(
   to: MemberStatus,
   options: MemberTransitionOptions = {},
 ): Promise<RuntimeState> {
-  const { now } = resolveStateOptions(options);
+  const { now } = resolveStateOptions(home, options);
   parseInput(MemberArgument, member, 'the member name');
   parseInput(MemberStatusArgument, to, 'the member status');
   return updateRunState(
@@ -272,16 +270,16 @@ export async function transitionMember(
  * state in `incomplete`.
  */
 export async function listRuns(home: string, options: StateOptions = {}): Promise<RunListing> {
-  const { store } = resolveStateOptions(options);
+  const { store } = resolveStateOptions(home, options);
   const listing: RunListing = { runs: [], problems: [], incomplete: [] };
-  for (const runId of await listRunIds(store, home)) {
-    const paths = runPathsOf(home, runId);
+  for (const runId of await listRunIds(store)) {
+    const keys = runKeysOf(runId);
     try {
-      const state = await readStateDocument(store, paths);
+      const state = await readStateDocument(store, keys);
       if (state === undefined) listing.incomplete.push(runId);
       else listing.runs.push(state);
     } catch (error) {
-      if (isTeamkitError(error)) listing.problems.push(toDocumentProblem(error, paths.state));
+      if (isTeamkitError(error)) listing.problems.push(toDocumentProblem(error, keys.state));
       else throw error;
     }
   }

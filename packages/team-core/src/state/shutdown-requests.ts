@@ -41,7 +41,7 @@ export async function requestShutdown(
   input: { member: string; requester: string; reason?: string },
   options: ShutdownRequestOptions = {},
 ): Promise<RuntimeState> {
-  const { now } = resolveStateOptions(options);
+  const { now } = resolveStateOptions(home, options);
   parseInput(ShutdownRequestInputSchema, input, 'the shutdown request');
   const id = (options.newId ?? randomUUID)();
   return updateRunState(
@@ -76,7 +76,7 @@ export async function answerShutdown(
   answer: { approve: boolean; reason?: string },
   options: StateOptions = {},
 ): Promise<RuntimeState> {
-  const { now } = resolveStateOptions(options);
+  const { now } = resolveStateOptions(home, options);
   parseInput(MemberArgument, member, 'the member name');
   parseInput(ShutdownAnswerSchema, answer, 'the answer');
   return updateRunState(

@@ -1,16 +1,16 @@
 import type { MemberStatus, RuntimeState } from '../schema/runtime-state.js';
-import type { PathStore } from '../storage/path-store.js';
-import type { RunPaths } from '../storage/teamkit-home.js';
+import type { RunKeys } from '../storage/run-keys.js';
+import type { TeamkitStore } from '../storage/teamkit-store.js';
 import { appendStateEvent } from './state-storage.js';
 
 /**
- * Logs the run and member status changes between two states to `events.jsonl`. The state
+ * Logs the run and member status changes between two states to the event log. The state
  * file is the source of truth; a failed append must not undo a write that already
  * happened, so it is not reported as a failure of the change.
  */
 export async function recordStatusEvents(
-  store: PathStore,
-  paths: RunPaths,
+  store: TeamkitStore,
+  keys: RunKeys,
   before: RuntimeState,
   after: RuntimeState,
   actor: string,
@@ -35,6 +35,6 @@ export async function recordStatusEvents(
     }
   }
   for (const event of events) {
-    await appendStateEvent(store, paths, { actor, at, ...event }).catch(() => {});
+    await appendStateEvent(store, keys, { actor, at, ...event }).catch(() => {});
   }
 }

@@ -1,4 +1,5 @@
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
 import { runPaths } from '../storage/teamkit-home.js';
@@ -36,7 +37,10 @@ describe('a state.json in the folder of another run', () => {
     const listing = await listRuns(home);
     expect(listing.runs.map((run) => run.runId)).toEqual([real.runId]);
     expect(listing.problems).toEqual([
-      expect.objectContaining({ code: 'CORRUPT_DOCUMENT', path: strayPaths.state }),
+      expect.objectContaining({
+        code: 'CORRUPT_DOCUMENT',
+        path: path.relative(home, strayPaths.state),
+      }),
     ]);
   });
 });

@@ -1,33 +1,37 @@
 import type { LockOptions } from '../storage/file-lock.js';
-import { createPathStore, type PathStore } from '../storage/path-store.js';
+import { storeForHome } from '../storage/home-store.js';
+import type { TeamkitStore } from '../storage/teamkit-store.js';
 import { parseInput } from './parse-input.js';
 import { StateOptionFieldsSchema } from './state-inputs.js';
 
 /** What every state function may be given: the store, the clock, lock tuning, the actor. */
 export interface StateOptions {
-  /** Where state lives; defaults to the filesystem store. */
-  store?: PathStore;
+  /** Where state lives; defaults to the file store rooted at the Teamkit home. */
+  store?: TeamkitStore;
   /** The clock, in ms since the epoch; defaults to `Date.now`. */
   now?: () => number;
-  /** Tuning for the state lock (`state.json.lock`). */
+  /** Tuning for the locks the store takes on behalf of the call. */
   lock?: LockOptions;
-  /** Who is acting, recorded in `events.jsonl`; defaults to `"teamkit"`. */
+  /** Who is acting, recorded in the event log; defaults to `"teamkit"`. */
   actor?: string;
 }
 
 /**
- * @internal Resolves the defaults of {@link StateOptions}, refusing option fields of the
- * wrong type (`INVALID_INPUT`).
+ * @internal Resolves the defaults of {@link StateOptions} for the run home `home`,
+ * refusing option fields of the wrong type (`INVALID_INPUT`).
  */
-export function resolveStateOptions(options: StateOptions = {}): {
-  store: PathStore;
+export function resolveStateOptions(
+  home: string,
+  options: StateOptions = {},
+): {
+  store: TeamkitStore;
   now: () => number;
   lock: LockOptions | undefined;
   actor: string;
 } {
   parseInput(StateOptionFieldsSchema, options, 'the options');
   return {
-    store: options.store ?? createPathStore(),
+    store: options.store ?? storeForHome(home, options.lock),
     now: options.now ?? Date.now,
     lock: options.lock,
     actor: options.actor ?? 'teamkit',

@@ -1,4 +1,4 @@
-import { mkdir, readdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runPaths } from '../storage/teamkit-home.js';
@@ -33,7 +33,10 @@ describe('sweepRuns', () => {
     clock.advance(2 * 60 * 60_000);
     const newFailed = await make(['failed']);
     const creating = await make([]);
-    await mkdir(path.join(home, 'runtime', '.swept-leftover', 'inboxes'), { recursive: true });
+    // What a removal cut short leaves: the run folder renamed aside, long ago.
+    const leftover = path.join(home, 'runtime', '.trash-leftover');
+    await mkdir(path.join(leftover, 'inboxes'), { recursive: true });
+    await utimes(leftover, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
 
     const report = await sweepRuns(home, { now: clock.now, failedRetentionMs: 60 * 60_000 });
     expect(report.removed.map((r) => [r.runId, r.status]).sort()).toEqual(
@@ -42,7 +45,8 @@ describe('sweepRuns', () => {
         [oldFailed, 'failed'],
       ].sort(),
     );
-    expect(report.removedLeftovers).toHaveLength(1);
+    expect(report.removedLeftovers).toBe(1);
+    await expect(stat(leftover)).rejects.toMatchObject({ code: 'ENOENT' });
     for (const gone of [deleted, oldFailed]) {
       await expect(stat(runPaths(home, gone).root)).rejects.toMatchObject({ code: 'ENOENT' });
     }

@@ -1,4 +1,5 @@
-import { runPaths } from '../storage/teamkit-home.js';
+import path from 'node:path';
+import { runKeys } from '../storage/run-keys.js';
 import { listRuns } from './run-state-store.js';
 import { resolveStateOptions, type StateOptions } from './state-options.js';
 import { removeRunFolder, removeRunFolderLeftovers } from './state-storage.js';
@@ -14,8 +15,8 @@ export interface SweepRunsOptions extends StateOptions {
 /** What {@link sweepRuns} removed and why. */
 export interface SweepRunsReport {
   removed: { runId: string; status: 'deleted' | 'failed'; path: string }[];
-  /** Leftovers of an earlier sweep that was cut short, removed now. */
-  removedLeftovers: string[];
+  /** How many leftovers of earlier removals that were cut short were removed now. */
+  removedLeftovers: number;
   /** Finished runs of another kind of host, left for that host (or a sweep of every host). */
   skipped: { runId: string; hostId: string }[];
 }
@@ -32,11 +33,11 @@ export async function sweepRuns(
   home: string,
   options: SweepRunsOptions = {},
 ): Promise<SweepRunsReport> {
-  const { store, now } = resolveStateOptions(options);
+  const { store, now } = resolveStateOptions(home, options);
   const retention = options.failedRetentionMs ?? DEFAULT_FAILED_RETENTION_MS;
   const report: SweepRunsReport = {
     removed: [],
-    removedLeftovers: await removeRunFolderLeftovers(store, home),
+    removedLeftovers: await removeRunFolderLeftovers(store),
     skipped: [],
   };
   const { runs } = await listRuns(home, { store });
@@ -49,9 +50,13 @@ export async function sweepRuns(
       continue;
     }
     // Deleted and failed are terminal: nothing can move the run out of them, so the
-    // folder can go without the state lock (which lives inside it).
-    if (!(await removeRunFolder(store, home, run.runId))) continue;
-    report.removed.push({ runId: run.runId, status, path: runPaths(home, run.runId).root });
+    // folder can go without a compare-and-set on its state.
+    if (!(await removeRunFolder(store, run.runId))) continue;
+    report.removed.push({
+      runId: run.runId,
+      status,
+      path: path.join(home, runKeys(run.runId).root),
+    });
   }
   return report;
 }

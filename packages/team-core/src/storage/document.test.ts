@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
 import { type Task, TaskSchema } from '../schema/task.js';
 import { readDocumentFile, toDocumentProblem } from './document.js';
-import { createPathStore } from './path-store.js';
+import { createFileStore } from './file-store/create-file-store.js';
+import { createDocument, putDocument, readDocument } from './store-documents.js';
 import { useTempFolder } from './test-support/workers.js';
 
 let folder: string;
@@ -23,15 +24,15 @@ const task: Task = {
   createdAt: 1,
   updatedAt: 1,
 };
-const store = createPathStore();
+const store = () => createFileStore({ root: folder });
 
 describe('reading documents', () => {
   it('round-trips a document through the store', async () => {
     const file = path.join(folder, 'tasks', '1.json');
-    await store.writeDocument(file, TaskSchema, task);
-    expect(await store.readDocument(file, TaskSchema)).toEqual(task);
+    await putDocument(store(), 'tasks/1.json', TaskSchema, task);
+    expect((await readDocument(store(), 'tasks/1.json', TaskSchema))?.value).toEqual(task);
     expect(await readDocumentFile(file, TaskSchema)).toEqual(task);
-    expect(await store.readDocument(path.join(folder, 'missing.json'), TaskSchema)).toBeUndefined();
+    expect(await readDocument(store(), 'missing.json', TaskSchema)).toBeUndefined();
   });
 
   it.each([
@@ -47,14 +48,18 @@ describe('reading documents', () => {
   ] as const)('reports %s as %s and leaves the bytes alone', async (_, text, code) => {
     const file = path.join(folder, '1.json');
     await writeFile(file, text);
-    for (const read of [
-      () => store.readDocument(file, TaskSchema),
-      () => readDocumentFile(file, TaskSchema),
-    ]) {
-      const error = await read().catch((caught) => caught);
+    for (const [read, where] of [
+      [() => readDocument(store(), '1.json', TaskSchema), '1.json'],
+      [() => readDocumentFile(file, TaskSchema), file],
+    ] as const) {
+      const error = await read().catch((caught: unknown) => caught as Error);
       expect(isTeamkitError(error, code)).toBe(true);
-      expect(error.message).toContain(file);
-      expect(toDocumentProblem(error, file)).toEqual({ path: file, code, message: error.message });
+      expect((error as Error).message).toContain(where);
+      expect(toDocumentProblem(error, where)).toEqual({
+        path: where,
+        code,
+        message: (error as Error).message,
+      });
     }
     expect(await readFile(file, 'utf8')).toBe(text);
     expect(await readdir(folder)).toEqual(['1.json']);
@@ -70,31 +75,35 @@ describe('writing documents', () => {
   it('refuses an invalid value with INVALID_INPUT and writes nothing', async () => {
     const file = path.join(folder, 'tasks', '1.json');
     const invalid = { ...task, status: 'done' } as unknown as Task;
-    const error = await store.writeDocument(file, TaskSchema, invalid).catch((caught) => caught);
+    const error = await putDocument(store(), 'tasks/1.json', TaskSchema, invalid).catch(
+      (caught: unknown) => caught as Error,
+    );
     expect(isTeamkitError(error, 'INVALID_INPUT')).toBe(true);
-    expect(error.message).toContain('status');
+    expect((error as Error).message).toContain('status');
     expect(await readdir(folder)).toEqual([]);
 
-    await store.writeDocument(file, TaskSchema, task);
+    await putDocument(store(), 'tasks/1.json', TaskSchema, task);
     const before = await readFile(file, 'utf8');
     for (const write of [
-      () => store.writeDocument(file, TaskSchema, invalid),
-      () => store.createDocument(path.join(folder, 'tasks', '2.json'), TaskSchema, invalid),
+      () => putDocument(store(), 'tasks/1.json', TaskSchema, invalid),
+      () => createDocument(store(), 'tasks/2.json', TaskSchema, invalid),
     ]) {
-      const again = await write().catch((caught) => caught);
+      const again = await write().catch((caught: unknown) => caught);
       expect(isTeamkitError(again, 'INVALID_INPUT')).toBe(true);
     }
     expect(await readFile(file, 'utf8')).toBe(before);
-    expect(await readdir(path.join(folder, 'tasks'))).toEqual(['1.json']);
+    expect((await readdir(path.join(folder, 'tasks'))).filter((name) => name !== '.rev')).toEqual([
+      '1.json',
+    ]);
   });
 
   it('creates a document only once', async () => {
-    const file = path.join(folder, '1.json');
-    await store.createDocument(file, TaskSchema, task);
-    const error = await store
-      .createDocument(file, TaskSchema, { ...task, subject: 'Second' })
-      .catch((caught) => caught);
+    await createDocument(store(), '1.json', TaskSchema, task);
+    const error = await createDocument(store(), '1.json', TaskSchema, {
+      ...task,
+      subject: 'Second',
+    }).catch((caught: unknown) => caught);
     expect(isTeamkitError(error, 'ALREADY_EXISTS')).toBe(true);
-    expect(await store.readDocument(file, TaskSchema)).toEqual(task);
+    expect((await readDocument(store(), '1.json', TaskSchema))?.value).toEqual(task);
   });
 });

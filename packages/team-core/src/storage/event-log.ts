@@ -1,7 +1,7 @@
 import { TeamkitError } from '../errors/index.js';
 import { describeIssues } from '../schema/describe-issues.js';
 import { type RunEvent, RunEventSchema } from '../schema/run-event.js';
-import type { PathStore } from './path-store.js';
+import type { LogCursor, StoreKey, TeamkitStore } from './teamkit-store.js';
 
 /** What a caller records; version and time are filled in. */
 export type RunEventInput = Omit<RunEvent, 'version' | 'at'> & { at?: number };
@@ -12,8 +12,8 @@ export type RunEventInput = Omit<RunEvent, 'version' | 'at'> & { at?: number };
  * with `INVALID_INPUT` and nothing is appended.
  */
 export async function appendRunEvent(
-  store: PathStore,
-  eventsFile: string,
+  store: TeamkitStore,
+  eventsKey: StoreKey,
   event: RunEventInput,
   now: () => number = Date.now,
 ): Promise<void> {
@@ -22,33 +22,58 @@ export async function appendRunEvent(
     const issues = describeIssues(parsed.error);
     throw new TeamkitError(
       'INVALID_INPUT',
-      `Refused to log a run event in ${eventsFile}: ${issues.join('; ')}.`,
-      { details: { path: eventsFile, issues } },
+      `Refused to log a run event in ${eventsKey}: ${issues.join('; ')}.`,
+      { details: { path: eventsKey, issues } },
     );
   }
-  await store.appendLine(eventsFile, JSON.stringify(parsed.data));
+  await store.append(eventsKey, JSON.stringify(parsed.data));
+}
+
+/** Events read after a cursor, and the cursor to read the next ones from. */
+export interface RunEventsRead {
+  events: RunEvent[];
+  /** Torn or invalid lines passed over. */
+  skipped: number;
+  /** Where the next read starts (opaque). */
+  cursor: LogCursor | undefined;
 }
 
 /**
- * Reads a run's events, skipping a torn last line (a crash mid-append) and any line
- * that fails the schema; `skipped` counts them.
+ * Reads a run's events after `cursor` (from the start without one), to the end of the
+ * log. Lines torn by a crash, and lines that fail the schema, are skipped and counted.
  */
-export async function readRunEvents(
-  store: PathStore,
-  eventsFile: string,
-): Promise<{ events: RunEvent[]; skipped: number }> {
-  const text = (await store.readText(eventsFile)) ?? '';
+export async function readRunEventsAfter(
+  store: TeamkitStore,
+  eventsKey: StoreKey,
+  cursor?: LogCursor,
+): Promise<RunEventsRead> {
   const events: RunEvent[] = [];
   let skipped = 0;
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      const parsed = RunEventSchema.safeParse(JSON.parse(line));
-      if (parsed.success) events.push(parsed.data);
-      else skipped += 1;
-    } catch {
-      skipped += 1;
+  let next = cursor;
+  for (;;) {
+    const read = await store.readLog(eventsKey, next);
+    skipped += read.skipped;
+    next = read.cursor;
+    for (const line of read.lines) {
+      if (line.trim() === '') continue;
+      try {
+        const parsed = RunEventSchema.safeParse(JSON.parse(line));
+        if (parsed.success) events.push(parsed.data);
+        else skipped += 1;
+      } catch {
+        skipped += 1;
+      }
     }
+    if (read.atEnd) break;
   }
+  return { events, skipped, cursor: next };
+}
+
+/** Reads every event of a run; see {@link readRunEventsAfter}. */
+export async function readRunEvents(
+  store: TeamkitStore,
+  eventsKey: StoreKey,
+): Promise<{ events: RunEvent[]; skipped: number }> {
+  const { events, skipped } = await readRunEventsAfter(store, eventsKey);
   return { events, skipped };
 }

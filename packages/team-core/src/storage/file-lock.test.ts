@@ -2,8 +2,8 @@ import { mkdir, readFile, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
+import { writeFileAtomically } from './atomic-write.js';
 import { acquireLock, lockFolderOf, withLock } from './file-lock.js';
-import { createPathStore } from './path-store.js';
 import { killWorker, startWorker, useTempFolder, type Worker } from './test-support/workers.js';
 
 let folder: string;
@@ -81,11 +81,11 @@ describe('file locks', () => {
     expect(await killWorker(holder)).toEqual({ code: null, signal: 'SIGKILL' });
     expect(await exists(lockFolderOf(target))).toBe(true);
 
-    const store = createPathStore();
     await withLock(
       target,
       async (lock) => {
-        await store.writeText(target, 'after takeover', lock);
+        lock.assertHeld();
+        await writeFileAtomically(target, 'after takeover');
       },
       { staleMs: 2_000, timeoutMs: 30_000 },
     );
@@ -134,15 +134,15 @@ describe('file locks', () => {
     const holder = startWorker('lock-holder-worker.mjs', ['stall', target, marker]);
     await holder.waitForLine((line) => line.includes('"locked":true'));
 
-    const store = createPathStore();
     const { lock, release } = await acquireLock(target, { staleMs: 2_000, timeoutMs: 30_000 });
     try {
-      await store.writeText(marker, 'yes');
+      await writeFileAtomically(marker, 'yes');
       const result = await lastJson(holder);
       expect(result).toEqual({ write: 'LOCK_COMPROMISED', compromised: true });
       expect(await exists(lockFolderOf(target))).toBe(true);
       expect(lock.compromised).toBe(false);
-      await store.writeText(target, 'new holder', lock);
+      lock.assertHeld();
+      await writeFileAtomically(target, 'new holder');
     } finally {
       await release();
     }

@@ -8,8 +8,8 @@ export {
   serializeDocument,
   toDocumentProblem,
 } from './document.js';
-export type { RunEventInput } from './event-log.js';
-export { appendRunEvent, readRunEvents } from './event-log.js';
+export type { RunEventInput, RunEventsRead } from './event-log.js';
+export { appendRunEvent, readRunEvents, readRunEventsAfter } from './event-log.js';
 export type { FileLock, LockOptions } from './file-lock.js';
 export { acquireLock, lockFolderOf, withLock } from './file-lock.js';
 export type { FileStore, FileStoreOptions } from './file-store/create-file-store.js';
@@ -20,16 +20,17 @@ export {
   retryWhileBusy,
   unlinkWithRetry,
 } from './fs-retry.js';
-export { createMarkerFile, touchFile } from './marker-file.js';
+export { storeForHome } from './home-store.js';
 export type { MemoryStore, MemoryStoreOptions } from './memory-store/create-memory-store.js';
 export { createMemoryStore } from './memory-store/create-memory-store.js';
-export type { PathStore, PathStoreEntryInfo, PathStoreOptions } from './path-store.js';
-export { createPathStore } from './path-store.js';
+export { openPrivateAppend, writePrivateFile } from './private-files.js';
 export type { RunKeys } from './run-keys.js';
 export { runKeys } from './run-keys.js';
-export type { StagedFile } from './staged-file.js';
-export { stageFile } from './staged-file.js';
-export type { StoredDocument, UpdateDocumentOptions } from './store-documents.js';
+export type {
+  StoredDocument,
+  UpdateDocumentOptions,
+  UpdatedDocument,
+} from './store-documents.js';
 export {
   createDocument,
   putDocument,

@@ -9,12 +9,25 @@ export interface StoredDocument<T> {
   revision: StoreRevision;
 }
 
+/** What {@link updateDocument} did: the document now stored, what it replaced, whether it wrote. */
+export interface UpdatedDocument<T> extends StoredDocument<T> {
+  /** The document the winning round read (the value itself when nothing was written). */
+  previous: T;
+  /** False when the mutation left the document as it was and nothing was written. */
+  changed: boolean;
+}
+
 /** Options of {@link updateDocument}. */
 export interface UpdateDocumentOptions {
   /** How many read-mutate-write rounds before giving up with `REVISION_CONFLICT`; default 16. */
   attempts?: number;
   /** Jitter source for the backoff between rounds; defaults to `Math.random`. */
   random?: () => number;
+  /**
+   * Runs after the mutation, just before the compare-and-set, each round. A seam for
+   * tests that stall a writer at its most exposed point; nothing in Teamkit sets it.
+   */
+  beforeCommit?: () => void | Promise<void>;
 }
 
 const DEFAULT_ATTEMPTS = 16;
@@ -65,15 +78,15 @@ export async function putDocument<S extends z.ZodType>(
  * first (`REVISION_CONFLICT`), read again and run `mutate` again, up to `attempts` times
  * with jittered backoff. `mutate` must be a pure function of its input (it may run more
  * than once) and may throw a typed error to refuse; nothing is written then. A mutation
- * that changes nothing writes nothing. Absent: `DOCUMENT_NOT_FOUND`.
+ * that returns `undefined` or changes nothing writes nothing. Absent: `DOCUMENT_NOT_FOUND`.
  */
 export async function updateDocument<S extends z.ZodType>(
   store: TeamkitStore,
   key: StoreKey,
   schema: S,
-  mutate: (current: z.infer<S>) => z.input<S> | Promise<z.input<S>>,
+  mutate: (current: z.infer<S>) => z.input<S> | undefined | Promise<z.input<S> | undefined>,
   options: UpdateDocumentOptions = {},
-): Promise<StoredDocument<z.infer<S>>> {
+): Promise<UpdatedDocument<z.infer<S>>> {
   const attempts = Math.max(1, options.attempts ?? DEFAULT_ATTEMPTS);
   const random = options.random ?? Math.random;
   for (let attempt = 1; ; attempt += 1) {
@@ -84,11 +97,20 @@ export async function updateDocument<S extends z.ZodType>(
       });
     }
     const current = parseDocument(stored.text, schema, key);
-    const text = serializeDocument(await mutate(structuredClone(current)), schema, key);
-    if (text === stored.text) return { value: current, revision: stored.revision };
+    const next = await mutate(structuredClone(current));
+    const unchanged = {
+      value: current,
+      revision: stored.revision,
+      previous: current,
+      changed: false,
+    };
+    if (next === undefined) return unchanged;
+    const text = serializeDocument(next, schema, key);
+    if (text === stored.text) return unchanged;
+    await options.beforeCommit?.();
     try {
       const revision = await store.update(key, text, stored.revision);
-      return { value: JSON.parse(text) as z.infer<S>, revision };
+      return { value: JSON.parse(text) as z.infer<S>, revision, previous: current, changed: true };
     } catch (error) {
       if (!isTeamkitError(error, 'REVISION_CONFLICT') || attempt >= attempts) throw error;
     }

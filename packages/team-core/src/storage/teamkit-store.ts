@@ -67,6 +67,12 @@ export interface AddEntryOptions {
 export interface MoveEntriesOptions {
   /** Sets the moved entries' `changedAt` (the reclaim clock of a reservation); kept when omitted. */
   at?: number;
+  /**
+   * Moves an entry only if its `changedAt` is at or before this time (epoch ms), checked
+   * under the collection's lock; a newer entry is reported `missing`. Reclaim uses it to
+   * take back only reservations that are still stale when it holds the lock.
+   */
+  changedAtOrBefore?: number;
 }
 
 /** What a move did: ids moved, and ids not found in any `from` state. */

@@ -2,7 +2,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError, type TeamkitErrorCode } from '../errors/index.js';
-import { createPathStore, readRunEvents } from '../storage/index.js';
+import { readRunEvents } from '../storage/index.js';
 import { createRunFixture, type RunFixture } from '../test-support/run-fixture.js';
 import { createTaskList, type TaskList } from './create-task-list.js';
 
@@ -64,7 +64,7 @@ describe('ids', () => {
     const listing = await tasks.listTasks();
     expect(listing.tasks.map((t) => t.id)).toEqual(['1', '8']);
     expect(listing.problems).toEqual([
-      expect.objectContaining({ code: 'CORRUPT_DOCUMENT', path: fixture.paths.task('7') }),
+      expect.objectContaining({ code: 'CORRUPT_DOCUMENT', path: fixture.keys.task('7') }),
     ]);
     expect(await readFile(fixture.paths.task('7'), 'utf8')).toBe('{"torn');
   });
@@ -234,7 +234,7 @@ describe('dependencies', () => {
     await tasks.deleteTask('lead', '3');
     expect((await tasks.getTask('1')).blocks).toEqual([]);
     expect((await tasks.getTask('2')).blockedBy).toEqual([]);
-    const { events } = await readRunEvents(createPathStore(), fixture.paths.events);
+    const { events } = await readRunEvents(fixture.store, fixture.keys.events);
     expect(events.map((e) => e.type)).toContain('task.deleted');
   });
 

@@ -58,7 +58,11 @@ export async function claimTask(parts: TaskListParts, caller: string, id: string
       const now = parts.run.now();
       return { ...task, status: 'claimed', owner: caller, claimedAt: now, updatedAt: now };
     },
-    written: () => logTaskEvent(parts, caller, 'task.claimed', [id], { owner: caller }),
+    written: (next) =>
+      logTaskEvent(parts, caller, 'task.claimed', [id], {
+        owner: caller,
+        sequence: next.sequence,
+      }),
   });
   return requirePresent(claimed, id);
 }
@@ -99,10 +103,11 @@ export async function reassignTask(
       }
       return next;
     },
-    written: (_next, previous) =>
+    written: (next, previous) =>
       logTaskEvent(parts, caller, 'task.reassigned', [id], {
         from: previous?.owner ?? null,
         to: newOwner,
+        sequence: next.sequence,
       }),
   });
   return requirePresent(reassigned, id);
@@ -144,7 +149,7 @@ export async function releaseTasksOf(
       caller,
       'task.released',
       released.map((task) => task.id),
-      { member },
+      { member, sequences: Object.fromEntries(released.map((task) => [task.id, task.sequence])) },
     );
   }
   return released;

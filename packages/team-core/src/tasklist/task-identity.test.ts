@@ -35,7 +35,7 @@ describe('a task file whose id is not its name', () => {
     const listing = await tasks.listTasks();
     expect(listing.tasks.map((task) => task.id)).toEqual(['2']);
     expect(listing.problems).toEqual([
-      expect.objectContaining({ code: 'CORRUPT_DOCUMENT', path: fixture.paths.task('1') }),
+      expect.objectContaining({ code: 'CORRUPT_DOCUMENT', path: fixture.keys.task('1') }),
     ]);
     // Task 2 itself still works.
     expect((await tasks.claimTask('writer', '2')).owner).toBe('writer');

@@ -107,10 +107,11 @@ export async function moveTask(
       if (found.work !== undefined && found.work.member === task.owner) next.work = found.work;
       return parseInput(TaskSchema, next, `task ${id}`);
     },
-    written: async (_next, previous) => {
+    written: async (next, previous) => {
       await logTaskEvent(parts, caller, 'task.status', [id], {
         from: previous?.status,
         to,
+        sequence: next.sequence,
         ...(found.work === undefined ? {} : { commit: found.work.commit }),
       });
       if (found.work === undefined && found.reason !== undefined) {
@@ -150,8 +151,12 @@ export async function deleteTask(
           ...(reason === undefined ? {} : { cancelledReason: reason }),
         };
       },
-      written: (_next, previous) =>
-        logTaskEvent(parts, caller, 'task.deleted', [id], { from: previous?.status, partners }),
+      written: (next, previous) =>
+        logTaskEvent(parts, caller, 'task.deleted', [id], {
+          from: previous?.status,
+          partners,
+          sequence: next.sequence,
+        }),
     });
     if (deleted === undefined) throw unknownTask(id);
     return deleted;

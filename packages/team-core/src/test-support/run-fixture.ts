@@ -10,7 +10,14 @@ import {
   type TeamPolicy,
   TeamPolicySchema,
 } from '../schema/index.js';
-import { type RunPaths, runPaths, writeFileAtomically } from '../storage/index.js';
+import {
+  type RunKeys,
+  type RunPaths,
+  runKeys,
+  runPaths,
+  storeForHome,
+  type TeamkitStore,
+} from '../storage/index.js';
 
 /** A member of a fixture run: a name, optionally the lead and a status. */
 export interface FixtureMember {
@@ -31,6 +38,10 @@ export interface RunFixture {
   home: string;
   runId: string;
   paths: RunPaths;
+  /** The run's store keys. */
+  keys: RunKeys;
+  /** The file store rooted at `home`. */
+  store: TeamkitStore;
   /** Rewrites state.json with a different run status, members or policy. */
   writeState(options: RunFixtureOptions): Promise<void>;
   /** Every file under the run folder with its content (lock folders and events excluded on request). */
@@ -70,16 +81,18 @@ export async function createRunFixture(options: RunFixtureOptions = {}): Promise
   const home = await mkdtemp(path.join(os.tmpdir(), 'teamkit-run-'));
   const runId = randomUUID();
   const paths = runPaths(home, runId);
-  const writeState = (next: RunFixtureOptions) =>
-    writeFileAtomically(
-      paths.state,
-      `${JSON.stringify(buildRuntimeState(runId, next), null, 2)}\n`,
-    );
+  const store = storeForHome(home);
+  const keys = runKeys(runId);
+  const writeState = async (next: RunFixtureOptions) => {
+    await store.put(keys.state, `${JSON.stringify(buildRuntimeState(runId, next), null, 2)}\n`);
+  };
   await writeState(options);
   return {
     home,
     runId,
     paths,
+    keys,
+    store,
     writeState,
     async snapshot({ withEvents = true } = {}) {
       const files = new Map<string, string>();

@@ -1,7 +1,7 @@
 import { type ArtifactListing, createRunArtifacts } from '../artifacts/index.js';
 import { collectRunStatus, type RunStatusReport } from '../runtime/run-status.js';
 import type { Artifact, Task } from '../schema/index.js';
-import type { LockOptions, PathStore } from '../storage/index.js';
+import type { LockOptions, TeamkitStore } from '../storage/index.js';
 import { createTaskList, type TaskFilter } from '../tasklist/index.js';
 
 /** What read-only tools read of a run; it writes nothing. */
@@ -24,7 +24,7 @@ export interface TeamRunView {
 export interface TeamRunViewOptions {
   home: string;
   runId: string;
-  store?: PathStore;
+  store?: TeamkitStore;
   lock?: LockOptions;
 }
 

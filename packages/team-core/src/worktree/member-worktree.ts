@@ -2,7 +2,7 @@ import { lstat, mkdir, readdir, realpath, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { TeamkitError } from '../errors/index.js';
 import { NAME_PATTERN } from '../schema/names.js';
-import { assertSafeSegment } from '../storage/contained-path.js';
+import { assertSafeSegment, resolveContainedRealPath } from '../storage/contained-path.js';
 import { assertRunId, runPaths } from '../storage/teamkit-home.js';
 import { createGitRunner, type GitRunner } from './git-runner.js';
 
@@ -341,6 +341,12 @@ export async function removeMemberWorktree(
   const git = input.git ?? createGitRunner();
   const branch = memberBranchName(input.runId, input.member);
   const target = runPaths(input.home, input.runId).worktree(input.member);
+  // A worktree folder replaced by a link out of the home is refused (PATH_TRAVERSAL):
+  // git and rm would delete whatever the link points to.
+  await resolveContainedRealPath(
+    input.home,
+    ...path.relative(path.resolve(input.home), target).split(path.sep),
+  );
   const repoRoot = await resolveRepoRoot(git, input.repoRoot);
   const listed = await listGitWorktrees(git, repoRoot);
   let entry: ListedWorktree | undefined;

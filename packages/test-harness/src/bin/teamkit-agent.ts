@@ -1,8 +1,13 @@
 #!/usr/bin/env node
-import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import {
+  MemberPresenceSchema,
+  putDocument,
+  readDocument,
+  runKeys,
+  storeForHome,
+} from '@teamkit/team-core';
 import {
   type AgentEnvironment,
   createAgentActions,
@@ -36,26 +41,23 @@ interface AgentScriptFile {
 const log = (text: string) => process.stdout.write(`[${new Date().toISOString()}] ${text}\n`);
 
 async function markWaiting(env: NodeJS.ProcessEnv): Promise<() => Promise<void>> {
-  // The waiting marker of docs/cli.md: a supervisor counts a member waiting for mail as idle.
-  const home = env.TEAMKIT_HOME ?? '';
-  const file = path.join(
-    home,
-    'runtime',
-    env.TEAMKIT_RUN ?? '',
-    'presence',
-    `${env.TEAMKIT_MEMBER}.json`,
-  );
-  await mkdir(path.dirname(file), { recursive: true });
+  // The presence document of docs/cli.md: a supervisor counts a member waiting for mail as idle.
+  const store = storeForHome(env.TEAMKIT_HOME ?? '');
+  const key = runKeys(env.TEAMKIT_RUN ?? '').presence(env.TEAMKIT_MEMBER ?? '');
   const since = Date.now();
-  const temp = `${file}.${randomUUID()}.tmp`;
-  await writeFile(temp, JSON.stringify({ version: 1, pid: process.pid, since, handoff: false }));
-  await rename(temp, file);
+  await putDocument(store, key, MemberPresenceSchema, {
+    version: 1,
+    pid: process.pid,
+    since,
+    handoff: false,
+  });
   return async () => {
     try {
-      const current = JSON.parse(await readFile(file, 'utf8')) as { pid: number; since: number };
-      if (current.pid === process.pid && current.since === since) await unlink(file);
+      const current = await readDocument(store, key, MemberPresenceSchema);
+      if (current?.value.pid === process.pid && current.value.since === since)
+        await store.remove(key);
     } catch {
-      // Already gone.
+      // Unreadable: left for the next waiter to replace.
     }
   };
 }

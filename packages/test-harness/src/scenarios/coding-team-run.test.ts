@@ -1,11 +1,4 @@
-import {
-  createPathStore,
-  createTeamRuntime,
-  readRunEvents,
-  readRunState,
-  runPaths,
-  type TeamRuntime,
-} from '@teamkit/team-core';
+import { createTeamRuntime, openRun, readRunState, type TeamRuntime } from '@teamkit/team-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { codingTeamScripts, type LeadOutcome } from '../scripted-agents/index.js';
 import { createTeamFixture, type TeamFixture } from '../team-fixture/index.js';
@@ -134,7 +127,7 @@ describe('the built-in coding team on the test host', () => {
     }
     expect((await readRunState(current.home, runId)).status).toBe('deleted');
 
-    const { events } = await readRunEvents(createPathStore(), runPaths(current.home, runId).events);
+    const { events } = await openRun({ home: current.home, runId }).events.read();
     const count = (type: string) => events.filter((entry) => entry.type === type).length;
     expect(count('task.created')).toBe(6);
     expect(count('member.spawned')).toBe(6);

@@ -76,6 +76,24 @@ export function registerEntryCases({ storeCase }: ConformanceCases): void {
       },
     );
 
+    storeCase('moves only entries changed at or before a time when asked', async (store) => {
+      for (const id of ['old', 'new']) await store.addEntry(INBOX, id, id);
+      await store.moveEntries(INBOX, ['old'], ['unread'], 'reserved', { at: 1_000 });
+      await store.moveEntries(INBOX, ['new'], ['unread'], 'reserved', { at: 5_000 });
+      expect(
+        await store.moveEntries(INBOX, ['old', 'new', 'zz'], ['reserved'], 'unread', {
+          changedAtOrBefore: 2_000,
+        }),
+      ).toEqual({ moved: ['old'], missing: ['new', 'zz'] });
+      expect(await store.entryState(INBOX, 'old')).toBe('unread');
+      expect(await store.entryState(INBOX, 'new')).toBe('reserved');
+      expect(
+        await store.moveEntries(INBOX, ['new'], ['reserved'], 'unread', {
+          changedAtOrBefore: 5_000,
+        }),
+      ).toEqual({ moved: ['new'], missing: [] });
+    });
+
     storeCase(
       'admits with exact pending totals and refuses with the caller error',
       async (store) => {

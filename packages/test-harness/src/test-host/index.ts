@@ -1,3 +1,5 @@
+export { createTestHost } from './create-test-host.js';
+export type { AgentScript, NextDeliveryOptions, ScriptedAgentContext } from './scripted-agent.js';
 export type {
   IdleHandler,
   SettledOptions,
@@ -6,6 +8,4 @@ export type {
   TestHostCapabilities,
   TestHostOptions,
   TestHostScriptError,
-} from './create-test-host.js';
-export { createTestHost } from './create-test-host.js';
-export type { AgentScript, NextDeliveryOptions, ScriptedAgentContext } from './scripted-agent.js';
+} from './test-host-types.js';

@@ -59,9 +59,7 @@ export const demoCommand: CommandHandler = async (context, _args, options) => {
   const tmux = options.tmux !== false && Boolean(context.env.TMUX);
   const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');
   const { superviseOnce } = await import('../../supervisor/supervise-run.js');
-  const { collectRunStatus, readRunEvents, createPathStore, runPaths, readRunState } = await import(
-    '@teamkit/team-core'
-  );
+  const { collectRunStatus, openRun, runPaths, readRunState } = await import('@teamkit/team-core');
   const env: NodeJS.ProcessEnv = { ...context.env, TEAMKIT_HOME: home };
   delete env.TEAMKIT_RUN;
   delete env.TEAMKIT_MEMBER;
@@ -141,7 +139,7 @@ export const demoCommand: CommandHandler = async (context, _args, options) => {
     await git(repo, ['remote', 'add', 'origin', path.join(folder, 'origin.git')]);
     await git(repo, ['push', '-q', 'origin', 'main', ...branches]);
     const report = await collectRunStatus({ home, runId });
-    const { events } = await readRunEvents(createPathStore(), runPaths(home, runId).events);
+    const { events } = await openRun({ home, runId }).events.read();
     const stop = await runtime.stopRun(runId);
     if (stop.keptWorktrees.length > 0)
       output.note(`kept worktrees: ${stop.keptWorktrees.map((entry) => entry.reason).join('; ')}`);

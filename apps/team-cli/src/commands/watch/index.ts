@@ -1,4 +1,3 @@
-import { watch } from 'node:fs';
 import { resolveRunId } from '../../command-context.js';
 import type { CommandHandler } from '../../command-handler.js';
 
@@ -8,31 +7,25 @@ import type { CommandHandler } from '../../command-handler.js';
  */
 export const watchCommand: CommandHandler = async (context, [run]) => {
   const runId = await resolveRunId(context, run);
-  const { createPathStore, readRunEvents, readRunState, runPaths } = await import(
-    '@teamkit/team-core'
-  );
-  const store = createPathStore();
-  const paths = runPaths(context.home, runId);
+  const { openRun } = await import('@teamkit/team-core');
+  const handle = openRun({ home: context.home, runId });
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   let wake: (() => void) | undefined;
-  let watcher: ReturnType<typeof watch> | undefined;
-  try {
-    watcher = watch(paths.root, () => wake?.());
-    watcher.on('error', () => {});
-  } catch {
-    watcher = undefined;
-  }
+  // A change anywhere in the run wakes the loop early; the loop also reads on a timer.
+  const stopWatching = await handle.store
+    .watch(handle.keys.root, () => wake?.(), { onError: () => {} })
+    .catch(() => undefined);
   controller.signal.addEventListener('abort', () => wake?.(), { once: true });
-  let printed = 0;
+  let cursor: string | undefined;
   try {
     while (!controller.signal.aborted) {
-      const { events } = await readRunEvents(store, paths.events);
-      for (const event of events.slice(printed)) process.stdout.write(`${JSON.stringify(event)}\n`);
-      printed = Math.max(printed, events.length);
-      const state = await readRunState(context.home, runId).catch(() => undefined);
+      const read = await handle.events.readAfter(cursor);
+      cursor = read.cursor;
+      for (const event of read.events) process.stdout.write(`${JSON.stringify(event)}\n`);
+      const state = await handle.state.read().catch(() => undefined);
       if (state === undefined || state.status === 'deleted' || state.status === 'failed') break;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 500);
@@ -44,7 +37,7 @@ export const watchCommand: CommandHandler = async (context, [run]) => {
       wake = undefined;
     }
   } finally {
-    watcher?.close();
+    await stopWatching?.();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }

@@ -3,19 +3,24 @@ import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CliResult } from '../../test-support/run-cli.js';
 
-/** Where a planted-file row plants: the run folder, and a project folder. */
+/** Where a planted-file row plants: the run folder, a project folder, a decoy outside the home. */
 export interface PlantTarget {
   home: string;
   runId: string;
   /** `runtime/<run>` */
   runFolder: string;
   project: string;
+  /** A folder outside the home that must stay byte-for-byte unchanged (links point here). */
+  decoy: string;
+  /** The repository the run works in. */
+  repo: string;
 }
 
 /** One kind of hostile file, planted in one place of a run or project. */
 export interface PlantedFileRow {
   name: string;
-  plant(target: PlantTarget): Promise<void>;
+  /** Plants the file; may resolve to an undo run after the commands (a socket to close). */
+  plant(target: PlantTarget): Promise<void | (() => Promise<void>)>;
   /**
    * Extra expectations on some commands' results, by command name (see COMMANDS): a
    * listing that must report the planted file as a problem, say.
@@ -28,7 +33,8 @@ export function deeplyNested(depth: number): string {
   return `{"teams": ${'['.repeat(depth)}${']'.repeat(depth)}}`;
 }
 
-const reportsProblem = (pattern: RegExp) => (result: CliResult) => {
+/** Expects a listing's problems (or a status's) to name a path matching `pattern`. */
+export const reportsProblem = (pattern: RegExp) => (result: CliResult) => {
   const problems = (result.json().problems ??
     (result.json().status as { problems?: unknown })?.problems) as
     | { path: string; code: string }[]
@@ -42,9 +48,8 @@ const reportsProblem = (pattern: RegExp) => (result: CliResult) => {
  * The planted-file rows of the hostile-input suite. Every command of COMMANDS runs against
  * each row and must end within its timeout with one JSON document that is either a
  * success or a typed error (never `INTERNAL`), and nothing outside the home may change.
- * More kinds (symlinks in and out of the home, FIFOs, sockets, folders in place of
- * files, unreadable, empty and huge files, at every level of a run) are added here as
- * rows, each with its `plant` function.
+ * Every other kind (links, FIFOs, sockets, folders in place of files, device links,
+ * unreadable, empty and huge files, at every level of a run) is in planted-kinds.ts.
  */
 export const PLANTED_FILES: readonly PlantedFileRow[] = [
   { name: 'nothing planted (the baseline)', plant: async () => {} },

@@ -22,7 +22,7 @@ afterEach(async () => {
 /** A reader whose watcher events all go missing, as they do under bursts and renames. */
 async function deafReader(): Promise<RunReader> {
   const reader = await createTeamkitRunSource({ home }).openRun(run.runId);
-  return { ...reader, classify: () => undefined };
+  return { ...reader, watch: async () => async () => {} };
 }
 
 describe('the live view of a run', () => {

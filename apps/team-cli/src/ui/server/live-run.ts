@@ -1,4 +1,3 @@
-import { type FSWatcher, watch } from 'chokidar';
 import type {
   DiffSummary,
   EventView,
@@ -39,9 +38,6 @@ export interface LiveRun {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** When a folder that just appeared is listed again, after its own event's debounce. */
-const NEW_FOLDER_LOOKS_MS = [250, 1_000];
-
 function taskChanges(delta: RunDelta): NonNullable<RunDelta['tasks']> {
   if (delta.tasks === undefined) delta.tasks = { upsert: [], remove: [] };
   return delta.tasks;
@@ -53,10 +49,10 @@ function newMessages(delta: RunDelta): MessageView[] {
 }
 
 /**
- * Opens the live view of one run: one full read, then a chokidar watch of the run's
- * folder whose events are debounced and turned into targeted reads (the changed task,
- * the state, the tail of the event log, one inbox). A periodic reconcile compares file
- * stamps and the inboxes and heals any event the watcher lost.
+ * Opens the live view of one run: one full read, then the reader's watch of the run's
+ * keys, whose changes are debounced and turned into targeted reads (the changed task,
+ * the state, the tail of the event log, one inbox). A periodic reconcile compares task
+ * stamps and the inboxes and heals any change the watch lost.
  */
 export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
   const { reader } = options;
@@ -77,7 +73,7 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
   const unread = new Map<string, number>();
   const diffs = new Map<string, DiffSummary>();
   let events: EventView[] = [];
-  let eventOffset = 0;
+  let eventCursor: string | undefined;
   let nextSeq = 0;
   let problems: string[] = [];
 
@@ -127,9 +123,9 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     }
     const known = knownFiles.get(member) ?? new Set<string>();
     knownFiles.set(member, known);
-    for (const [id, file] of listing.files) {
+    for (const [id, state] of listing.files) {
       if (known.has(id)) continue;
-      const message = await reader.readMessage(file).catch((error: unknown) => {
+      const message = await reader.readMessage(member, id, state).catch((error: unknown) => {
         onError(error);
         return undefined;
       });
@@ -152,11 +148,8 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
   };
 
   const applyEvents = async (delta: RunDelta) => {
-    const read = await reader.readEventsFrom(eventOffset, nextSeq);
-    if (read.offset < eventOffset) {
-      events = [];
-    }
-    eventOffset = read.offset;
+    const read = await reader.readEventsFrom(eventCursor, nextSeq);
+    eventCursor = read.cursor;
     if (read.events.length === 0) return;
     nextSeq = (read.events.at(-1)?.seq ?? nextSeq - 1) + 1;
     events.push(...read.events);
@@ -203,6 +196,10 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
       const inboxes = new Set<string>();
       let state = false;
       let log = false;
+      if (changes.some((change) => change.kind === 'all')) {
+        reconcile().catch(onError);
+        return;
+      }
       for (const change of changes) {
         if (change.kind === 'task') taskIds.add(change.id);
         else if (change.kind === 'inbox') inboxes.add(change.member);
@@ -226,36 +223,16 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     });
   };
 
-  const queue = (file: string) => {
-    const change = reader.classify(file);
-    if (change === undefined) return;
-    pending.set(JSON.stringify(change), change);
+  const queue = (changes: RunChange[]) => {
+    for (const change of changes) pending.set(JSON.stringify(change), change);
     timer ??= setTimeout(flush, debounceMs);
   };
 
-  // A member's inbox folder appears with its first message, and the watcher, busy setting
-  // itself up on the new folder, often misses the files written into it at once. The
-  // folder's own event is read now and twice more shortly after, so the first message
-  // shows without waiting for the reconcile.
-  const settling = new Set<NodeJS.Timeout>();
-  const queueNewFolder = (folder: string) => {
-    queue(folder);
-    if (reader.classify(folder) === undefined) return;
-    for (const delay of NEW_FOLDER_LOOKS_MS) {
-      const look = setTimeout(() => {
-        settling.delete(look);
-        if (!closed) queue(folder);
-      }, delay);
-      look.unref();
-      settling.add(look);
-    }
-  };
+  const unwatch = await reader.watch(queue, onError);
 
-  // The first read is what the page waits for, so nothing else runs beside it: the task
-  // files' stamps are taken before it, and the watcher (whose first scan of a big run
-  // costs as much as the read) starts after it. The reconcile that runs once the watcher
-  // is ready reads again every task whose stamp moved since, and the state, inboxes and
-  // log, so nothing that changed meanwhile is lost, and nothing else is read twice.
+  // The task files' stamps are taken with the first read, so the reconcile that follows it
+  // reads again only the tasks whose stamp moved since, plus the state, inboxes and log:
+  // nothing that changed meanwhile is lost, and nothing else is read twice.
   running = (async () => {
     const [initial, before] = await Promise.all([reader.readState(), reader.taskStamps()]);
     header = initial.header;
@@ -270,19 +247,14 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     for (const member of baseMembers) await applyInbox(member.name, {});
     await applyEvents({});
   })();
-  await running;
-
-  const watcher: FSWatcher = watch(reader.root, {
-    ignoreInitial: true,
-    ignored: (file) => reader.ignore(file),
-  });
-  // A member's inbox folder appears with its first message: the folder's own event makes
-  // sure the message is listed even when the watcher misses the file inside it.
-  watcher.on('add', queue).on('change', queue).on('unlink', queue).on('addDir', queueNewFolder);
-  watcher.on('error', onError);
-  watcher.once('ready', () => {
-    reconcile().catch(onError);
-  });
+  try {
+    await running;
+  } catch (error) {
+    await unwatch();
+    throw error;
+  }
+  // What changed while the page was being read is caught by one reconcile.
+  reconcile().catch(onError);
   // Git is slower than the files: the diff summaries follow as a delta.
   running = running.then(async () => {
     const delta: RunDelta = {};
@@ -351,9 +323,8 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
       closed = true;
       clearInterval(reconcileTimer);
       if (timer !== undefined) clearTimeout(timer);
-      for (const look of settling) clearTimeout(look);
       listeners.clear();
-      await watcher.close();
+      await unwatch();
       await running.catch(() => {});
     },
   };

@@ -1,18 +1,20 @@
-import { open } from 'node:fs/promises';
 import path from 'node:path';
 import {
   createGitRunner,
-  createPathStore,
   createTaskList,
   DONE_TASK_STATUSES,
+  type EntryState,
   findLead,
   listRuns,
   MessageSchema,
+  openRun,
   type PermissionRequest,
-  RunEventSchema,
+  parseDocument,
   type RuntimeState,
+  readDocument,
   readRunState,
-  runPaths,
+  type StoreChange,
+  storeForHome,
   type Task,
   TaskSchema,
   TERMINAL_RUN_STATUSES,
@@ -33,17 +35,18 @@ import type {
 } from '../protocol.js';
 
 /**
- * The one place the UI reads runs. Everything it knows of Teamkit's storage (which
- * files a run has, how to read them) lives here and in run-actions.ts, through
- * team-core's public API, so a change of the core's storage changes only these two.
+ * The one place the UI reads runs. Everything it knows of Teamkit's storage (which keys
+ * a run has, how to read them) lives here and in run-actions.ts, through team-core's
+ * store (`TeamkitStore`), so another store or a change of layout changes only these two.
  */
 
-/** What a changed file means for the page. */
+/** What a changed key means for the page; `all` means "something changed: re-read it all". */
 export type RunChange =
   | { kind: 'task'; id: string }
   | { kind: 'state' }
   | { kind: 'events' }
-  | { kind: 'inbox'; member: string };
+  | { kind: 'inbox'; member: string }
+  | { kind: 'all' };
 
 /** The run's state as the page shows it. */
 export interface RunStateView {
@@ -54,10 +57,10 @@ export interface RunStateView {
   worktrees: { member: string; path: string; base: string }[];
 }
 
-/** One inbox as listed: which message files it holds and how many are unread. */
+/** One inbox as listed: which messages it holds (in which state) and how many are unread. */
 export interface InboxListing {
-  /** Message ids with the file each can be read from. */
-  files: Map<string, string>;
+  /** Message ids with the state each can be read in. */
+  files: Map<string, EntryState>;
   unread: number;
 }
 
@@ -65,27 +68,31 @@ export interface InboxListing {
 export interface RunReader {
   readonly source: RunSourceId;
   readonly runId: string;
-  /** The folder whose changes the live view watches. */
-  readonly root: string;
-  /** What a changed path inside {@link root} means; `undefined` for files the page ignores. */
-  classify(file: string): RunChange | undefined;
-  /** True for paths the watcher never needs to see (temp files, locks, logs). */
-  ignore(file: string): boolean;
+  /**
+   * Reports what changed in the run, in batches (a store watch of the run's keys, backed
+   * by the store's timed comparison). Resolves to an async disposer.
+   */
+  watch(
+    onChange: (changes: RunChange[]) => void,
+    onError: (error: unknown) => void,
+  ): Promise<() => Promise<void>>;
+  /** What a changed key means; `undefined` for keys the page ignores. */
+  classify(change: StoreChange): RunChange | undefined;
   readState(): Promise<RunStateView>;
   /** All tasks (the first read); unreadable files are returned as problems. */
   readTasks(): Promise<{ tasks: TaskView[]; problems: string[] }>;
   /** One task; `undefined` when it is gone or deleted; throws on a torn or corrupt file. */
   readTask(id: string): Promise<TaskView | undefined>;
-  /** A stamp per task file (size and mtime), to find what a watcher missed. */
+  /** A stamp per task (size and modification time), to find what a watcher missed. */
   taskStamps(): Promise<Map<string, string>>;
-  /** Events after byte `offset` of the log, and the offset to read from next time. */
+  /** Events after `cursor` of the log (all without one), and the cursor to read from next. */
   readEventsFrom(
-    offset: number,
+    cursor: string | undefined,
     firstSeq: number,
-  ): Promise<{ events: EventView[]; offset: number }>;
+  ): Promise<{ events: EventView[]; cursor: string | undefined }>;
   listInbox(member: string): Promise<InboxListing>;
-  /** One message file; `undefined` when it moved away meanwhile. */
-  readMessage(file: string): Promise<MessageView | undefined>;
+  /** One message of `member` in `state`; `undefined` when it moved away meanwhile. */
+  readMessage(member: string, id: string, state: EntryState): Promise<MessageView | undefined>;
   /** The member's work against its base commit, or `undefined` when git cannot tell. */
   readDiff(worktree: string, base: string): Promise<DiffSummary | undefined>;
 }
@@ -177,9 +184,9 @@ export function taskView(task: Task): TaskView {
   };
 }
 
-const MESSAGE_FILE =
+const MESSAGE_NAME =
   /^(?:\.delivering-)?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.json$/;
-const TASK_FILE = /^([1-9][0-9]{0,15})\.json$/;
+const TASK_NAME = /^([1-9][0-9]{0,15})\.json$/;
 
 function parseShortstat(text: string): Omit<DiffSummary, 'commits'> {
   const number = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0);
@@ -193,14 +200,13 @@ function parseShortstat(text: string): Omit<DiffSummary, 'commits'> {
 /** Teamkit's runs under one home, read through team-core. */
 export function createTeamkitRunSource(options: { home: string }): RunSource {
   const { home } = options;
-  const store = createPathStore();
+  const store = storeForHome(home);
   const git = createGitRunner();
   // Task counts of runs the runs view lists, recounted only when the tasks folder changed.
   const progressCache = new Map<string, { stamp: number; progress: RunSummary['progress'] }>();
 
   async function progressOf(runId: string): Promise<RunSummary['progress']> {
-    const tasksFolder = runPaths(home, runId).tasks;
-    const stamp = (await store.stat(tasksFolder))?.mtimeMs ?? 0;
+    const stamp = (await store.stat(openRun({ home, runId, store }).keys.tasks))?.modifiedAt ?? 0;
     const cached = progressCache.get(runId);
     if (cached !== undefined && cached.stamp === stamp) return cached.progress;
     const { tasks } = await createTaskList({ home, runId, store }).listTasks();
@@ -233,46 +239,53 @@ export function createTeamkitRunSource(options: { home: string }): RunSource {
         const relative = path.relative(home, folder);
         return relative.startsWith('..') || path.isAbsolute(relative) ? folder : relative;
       };
-      const paths = runPaths(home, runId);
-      await readRunState(home, runId);
-      const tasks = createTaskList({ home, runId, store });
-      const inboxOf = new Map<string, string>();
+      const run = openRun({ home, runId, store });
+      const { keys } = run;
+      await run.state.read();
+      const tasks = run.tasks;
+      const members = new Set<string>();
+      const classify = (change: StoreChange): RunChange | undefined => {
+        if (change.key === keys.root || !change.key.startsWith(`${keys.root}/`)) {
+          return change.kind === 'unknown' ? { kind: 'all' } : undefined;
+        }
+        const relative = change.key.slice(keys.root.length + 1).split('/');
+        const [first, second, third, fourth] = relative;
+        if (relative.length === 1 && first === 'state.json') return { kind: 'state' };
+        if (relative.length === 1 && first === 'events.jsonl') return { kind: 'events' };
+        if (first === 'tasks' && relative.length === 2) {
+          const id = TASK_NAME.exec(second ?? '')?.[1];
+          return id === undefined ? undefined : { kind: 'task', id };
+        }
+        if (first === 'inboxes' && second !== undefined && members.has(second)) {
+          if (relative.length === 2 || (third === 'processed' && relative.length <= 4)) {
+            if (fourth !== undefined && !MESSAGE_NAME.test(fourth)) return undefined;
+            return { kind: 'inbox', member: second };
+          }
+          if (relative.length === 3 && MESSAGE_NAME.test(third ?? ''))
+            return { kind: 'inbox', member: second };
+        }
+        if (change.kind === 'unknown' && relative.length === 1) return { kind: 'all' };
+        return undefined;
+      };
       const reader: RunReader = {
         source: 'teamkit',
         runId,
-        root: paths.root,
-        classify(file) {
-          const relative = path.relative(paths.root, file).split(path.sep);
-          const [first, second, third, fourth] = relative;
-          if (relative.length === 1 && first === 'state.json') return { kind: 'state' };
-          if (relative.length === 1 && first === 'events.jsonl') return { kind: 'events' };
-          if (first === 'tasks' && relative.length === 2) {
-            const id = TASK_FILE.exec(second ?? '')?.[1];
-            return id === undefined ? undefined : { kind: 'task', id };
-          }
-          if (first === 'inboxes' && second !== undefined && inboxOf.has(second)) {
-            if (relative.length === 2 || (third === 'processed' && relative.length <= 4)) {
-              if (fourth !== undefined && !MESSAGE_FILE.test(fourth)) return undefined;
-              return { kind: 'inbox', member: second };
-            }
-            if (relative.length === 3 && MESSAGE_FILE.test(third ?? ''))
-              return { kind: 'inbox', member: second };
-          }
-          return undefined;
-        },
-        ignore(file) {
-          const name = path.basename(file);
-          const relative = path.relative(paths.root, file).split(path.sep);
-          return (
-            name.startsWith('.tmp-') ||
-            name.endsWith('.lock') ||
-            name.endsWith('.tmp') ||
-            (relative.length >= 1 && ['logs', 'presence'].includes(relative[0] ?? ''))
+        classify,
+        watch(onChange, onError) {
+          return store.watch(
+            keys.root,
+            (changes) => {
+              const meant = changes
+                .map(classify)
+                .filter((change): change is RunChange => change !== undefined);
+              if (meant.length > 0) onChange(meant);
+            },
+            { onError },
           );
         },
         async readState() {
           const state = await readRunState(home, runId, { store });
-          for (const member of state.members) inboxOf.set(member.name, paths.inbox(member.name));
+          for (const member of state.members) members.add(member.name);
           return {
             header: headerOf(state),
             members: state.members.map((member) => ({
@@ -308,45 +321,52 @@ export function createTeamkitRunSource(options: { home: string }): RunSource {
           };
         },
         async readTask(id) {
-          const task = await store.readDocument(paths.task(id), TaskSchema);
+          const task = (await readDocument(store, keys.task(id), TaskSchema))?.value;
           return task === undefined || task.status === 'deleted' ? undefined : taskView(task);
         },
         async taskStamps() {
           const stamps = new Map<string, string>();
-          for (const name of await store.list(paths.tasks)) {
-            const id = TASK_FILE.exec(name)?.[1];
+          for (const name of await store.list(keys.tasks)) {
+            const id = TASK_NAME.exec(name)?.[1];
             if (id === undefined) continue;
-            const info = await store.stat(paths.task(id));
-            if (info !== undefined) stamps.set(id, `${info.size}:${info.mtimeMs}`);
+            const info = await store.stat(keys.task(id));
+            if (info !== undefined) stamps.set(id, `${info.size}:${info.modifiedAt}`);
           }
           return stamps;
         },
-        async readEventsFrom(offset, firstSeq) {
-          return readEventLines(paths.events, offset, firstSeq);
+        async readEventsFrom(cursor, firstSeq) {
+          const read = await run.events.readAfter(cursor);
+          const events = read.events.map(
+            (event, index): EventView => ({
+              seq: firstSeq + index,
+              at: event.at,
+              actor: event.actor,
+              type: event.type,
+              ...(event.ids === undefined ? {} : { ids: event.ids }),
+              ...(event.data === undefined ? {} : { data: event.data }),
+            }),
+          );
+          return { events, cursor: read.cursor };
         },
         async listInbox(member) {
-          const inbox = inboxOf.get(member) ?? paths.inbox(member);
-          const files = new Map<string, string>();
+          const inbox = keys.inbox(member);
+          const files = new Map<string, EntryState>();
           let unread = 0;
-          for (const name of await store.list(inbox)) {
-            const id = MESSAGE_FILE.exec(name)?.[1];
-            if (id === undefined) continue;
-            files.set(id, path.join(inbox, name));
-            unread += 1;
+          for (const state of ['unread', 'reserved'] as const) {
+            for (const entry of await store.listEntries(inbox, state)) {
+              files.set(entry.id, state);
+              unread += 1;
+            }
           }
-          const processed = path.join(inbox, 'processed');
-          for (const name of await store.list(processed)) {
-            const id = MESSAGE_FILE.exec(name)?.[1];
-            if (id !== undefined && !files.has(id)) files.set(id, path.join(processed, name));
+          for (const entry of await store.listEntries(inbox, 'processed')) {
+            if (!files.has(entry.id)) files.set(entry.id, 'processed');
           }
           return { files, unread };
         },
-        async readMessage(file) {
-          const message = await store.readDocument(file, MessageSchema).catch((error: unknown) => {
-            if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-            throw error;
-          });
-          if (message === undefined) return undefined;
+        async readMessage(member, id, state) {
+          const text = await store.readEntry(keys.inbox(member), id, state);
+          if (text === undefined) return undefined;
+          const message = parseDocument(text, MessageSchema, `${keys.inbox(member)}/${id}`);
           return {
             id: message.messageId,
             from: message.from,
@@ -373,53 +393,4 @@ export function createTeamkitRunSource(options: { home: string }): RunSource {
       return reader;
     },
   };
-}
-
-/** Reads whole lines of the event log after `offset`; a torn last line waits for its end. */
-async function readEventLines(
-  file: string,
-  offset: number,
-  firstSeq: number,
-): Promise<{ events: EventView[]; offset: number }> {
-  let handle: Awaited<ReturnType<typeof open>>;
-  try {
-    handle = await open(file, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { events: [], offset };
-    throw error;
-  }
-  try {
-    const { size } = await handle.stat();
-    // A log shorter than what was read was replaced: read it again from the start.
-    const from = size < offset ? 0 : offset;
-    if (size === from) return { events: [], offset: from };
-    const buffer = Buffer.alloc(size - from);
-    await handle.read(buffer, 0, buffer.length, from);
-    const end = buffer.lastIndexOf(0x0a);
-    if (end === -1) return { events: [], offset: from };
-    const events: EventView[] = [];
-    let seq = firstSeq;
-    for (const line of buffer.subarray(0, end).toString('utf8').split('\n')) {
-      if (line.trim() === '') continue;
-      try {
-        const parsed = RunEventSchema.safeParse(JSON.parse(line));
-        if (!parsed.success) continue;
-        const event = parsed.data;
-        events.push({
-          seq,
-          at: event.at,
-          actor: event.actor,
-          type: event.type,
-          ...(event.ids === undefined ? {} : { ids: event.ids }),
-          ...(event.data === undefined ? {} : { data: event.data }),
-        });
-        seq += 1;
-      } catch {
-        // A line someone else corrupted is skipped, as the core's reader does.
-      }
-    }
-    return { events, offset: from + end + 1 };
-  } finally {
-    await handle.close();
-  }
 }

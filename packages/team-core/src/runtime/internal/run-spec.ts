@@ -13,7 +13,8 @@ import {
   TeamSpecSchema,
 } from '../../schema/index.js';
 import { requireLead } from '../../state/index.js';
-import { runPaths } from '../../storage/index.js';
+import { runKeys } from '../../storage/run-keys.js';
+import { readDocument } from '../../storage/store-documents.js';
 import type { RuntimeContext } from './runtime-context.js';
 
 /** The team a run starts with, and where it came from. */
@@ -79,21 +80,16 @@ export async function resolveRunSpec(
   };
 }
 
-/** Where the run keeps the team it started with. */
-export function runSpecFile(home: string, runId: string): string {
-  return `${runPaths(home, runId).root}/team.json`;
-}
-
 /**
  * Reads the team a run started with, so members started after a restart get their own
  * prompts. A missing or unreadable copy falls back to a team rebuilt from the run state
  * (generic prompts); an unreadable one is recorded in the run's event log.
  */
 export async function readRunSpec(ctx: RuntimeContext, state: RuntimeState): Promise<TeamSpec> {
-  const file = runSpecFile(ctx.home, state.runId);
+  const file = runKeys(state.runId).team;
   let saved: TeamSpec | undefined;
   try {
-    saved = await ctx.store.readDocument(file, TeamSpecSchema);
+    saved = (await readDocument(ctx.store, file, TeamSpecSchema))?.value;
   } catch (error) {
     await ctx.event(state.runId, 'team.unreadable', [], {
       path: file,

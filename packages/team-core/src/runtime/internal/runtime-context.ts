@@ -1,7 +1,10 @@
 import { createMailbox, type Mailbox } from '../../mailbox/index.js';
 import { loadSettings, type SettingsValues } from '../../registry/index.js';
 import { updateRunState } from '../../state/index.js';
-import { appendRunEvent, type LockOptions, type PathStore, runPaths } from '../../storage/index.js';
+import { appendRunEvent } from '../../storage/event-log.js';
+import type { LockOptions } from '../../storage/file-lock.js';
+import { runKeys } from '../../storage/run-keys.js';
+import type { TeamkitStore } from '../../storage/teamkit-store.js';
 import { createTaskList, type TaskList } from '../../tasklist/index.js';
 import type { TmuxRunner } from '../../tmux/index.js';
 import type { TeamHostV1 } from '../team-host.js';
@@ -17,12 +20,12 @@ export type MemberVocabulary = (
 export interface RuntimeContext {
   readonly home: string;
   readonly host: TeamHostV1;
-  readonly store: PathStore;
+  readonly store: TeamkitStore;
   readonly now: () => number;
   readonly lock: LockOptions;
   /** The options every state call takes: the seams, acting as `runtime`. */
   readonly stateOptions: {
-    store: PathStore;
+    store: TeamkitStore;
     now: () => number;
     lock: LockOptions;
     actor: string;
@@ -42,7 +45,7 @@ export interface RuntimeContext {
   settings(): Promise<SettingsValues>;
   /**
    * Moves a member between `running` and `idle` only if it is still in `from` under the
-   * state lock; a member that meanwhile stopped or errored is left alone. Returns whether it moved.
+   * state's compare-and-set; a member that meanwhile stopped or errored is left alone. Returns whether it moved.
    */
   moveIfStill(
     runId: string,
@@ -56,7 +59,7 @@ export interface RuntimeContext {
 export interface RuntimeContextInput {
   home: string;
   host: TeamHostV1;
-  store: PathStore;
+  store: TeamkitStore;
   now: () => number;
   lock: LockOptions;
   tmux?: { runner: TmuxRunner; callerPaneId?: string };
@@ -103,7 +106,7 @@ export function createRuntimeContext(input: RuntimeContextInput): RuntimeContext
     event: (runId, type, ids = [], data) =>
       appendRunEvent(
         store,
-        runPaths(home, runId).events,
+        runKeys(runId).events,
         { runId, actor: 'runtime', type, ids, ...(data === undefined ? {} : { data }) },
         now,
       ),
@@ -114,6 +117,8 @@ export function createRuntimeContext(input: RuntimeContextInput): RuntimeContext
         home,
         runId,
         (draft) => {
+          // Decided anew on each round of the compare-and-set.
+          moved = false;
           const target = draft.members.find((candidate) => candidate.name === member);
           if (target?.status === from) {
             target.status = to;

@@ -8,6 +8,8 @@ import {
   updateRunState,
 } from '../../state/index.js';
 import { runPaths } from '../../storage/index.js';
+import { runKeys } from '../../storage/run-keys.js';
+import { putDocument } from '../../storage/store-documents.js';
 import { openRunLayout } from '../../tmux/index.js';
 import {
   branchHead,
@@ -19,7 +21,7 @@ import {
 } from '../../worktree/index.js';
 import { requireHostCapability } from '../team-host.js';
 import { codeOf, messageOf } from './member-session.js';
-import { resolveRunSpec, runSpecFile } from './run-spec.js';
+import { resolveRunSpec } from './run-spec.js';
 import type { RuntimeContext } from './runtime-context.js';
 import type { Spawner } from './spawning.js';
 import type { Stopper } from './stop-run.js';
@@ -207,7 +209,7 @@ export async function startRun(
     layout: { status: 'skipped' },
   };
   try {
-    await ctx.store.writeDocument(runSpecFile(ctx.home, runId), TeamSpecSchema, spec);
+    await putDocument(ctx.store, runKeys(runId).team, TeamSpecSchema, spec);
     if (options.repo !== undefined && ctx.worktrees)
       state =
         (await createWorktrees(ctx, runId, spec, { ...options, repo: options.repo })) ?? state;

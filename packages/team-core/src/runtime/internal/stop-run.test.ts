@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TeamSpecSchema } from '../../schema/index.js';
 import { createRunState, readRunState } from '../../state/index.js';
-import { createPathStore, readRunEvents, runPaths } from '../../storage/index.js';
+import { readRunEvents, runKeys, storeForHome } from '../../storage/index.js';
 import { createTeamRuntime } from '../create-team-runtime.js';
 import {
   crewTeam,
@@ -68,7 +68,7 @@ describe('stopRun', () => {
       },
     ]);
     expect(await exists(worktree)).toBe(false);
-    const { events } = await readRunEvents(createPathStore(), runPaths(home, runId).events);
+    const { events } = await readRunEvents(storeForHome(home), runKeys(runId).events);
     expect(events.at(-1)).toMatchObject({
       type: 'run.worktrees_removed',
       data: { removed: [worktree], force: true },

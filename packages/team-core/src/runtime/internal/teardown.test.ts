@@ -2,7 +2,7 @@ import { rm, stat } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../../errors/index.js';
 import { readRunState, transitionRun, updateRunState } from '../../state/index.js';
-import { createPathStore, readRunEvents, runPaths } from '../../storage/index.js';
+import { readRunEvents, runKeys, storeForHome } from '../../storage/index.js';
 import { createTeamRuntime } from '../create-team-runtime.js';
 import {
   crewTeam,
@@ -19,7 +19,7 @@ beforeEach(async () => {
 afterEach(async () => cleanup());
 
 const events = async (runId: string) =>
-  (await readRunEvents(createPathStore(), runPaths(home, runId).events)).events;
+  (await readRunEvents(storeForHome(home), runKeys(runId).events)).events;
 
 describe('the one teardown', () => {
   it('releases the open tasks of every member when a run stops', async () => {

@@ -1,11 +1,11 @@
 // Increments the number in a counter file `times` times, each under the file's lock.
-import { createPathStore } from '@teamkit/team-core/storage';
+import { withLock } from '@teamkit/team-core/storage';
+import { guardedWrites as store } from './guarded-writes.mjs';
 
 const [target, times] = process.argv.slice(2);
-const store = createPathStore();
 
 for (let i = 0; i < Number(times); i += 1) {
-  await store.withLock(
+  await withLock(
     target,
     async (lock) => {
       const current = Number((await store.readText(target)) ?? '0');

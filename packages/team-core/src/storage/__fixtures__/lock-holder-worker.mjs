@@ -3,10 +3,9 @@ import { existsSync, writeSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { isTeamkitError } from '@teamkit/team-core/errors';
 import { RunEventSchema } from '@teamkit/team-core/schema';
-import { acquireLock, createPathStore, lockFolderOf, withLock } from '@teamkit/team-core/storage';
+import { acquireLock, lockFolderOf, withLock } from '@teamkit/team-core/storage';
 
 const [mode, target, marker] = process.argv.slice(2);
-const store = createPathStore();
 const options = { staleMs: 2_000, timeoutMs: 30_000 };
 const say = (value) => writeSync(1, `${JSON.stringify(value)}\n`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -157,6 +157,16 @@ export function createFileEntries(guard: FolderGuard, lockDefaults: LockOptions)
       const touchesProcessed = to === 'processed' || from.includes('processed');
       if (to === 'processed')
         guard.folder([...storeKeySegments(collection), PROCESSED_FOLDER], true);
+      // Under the lock nothing else moves an entry, so its time cannot change after this look.
+      const changedBy = (file: string, key: string): boolean => {
+        let info: fs.Stats | undefined;
+        try {
+          info = fs.lstatSync(file, { throwIfNoEntry: false });
+        } catch (error) {
+          throw toStoreError(error, key, 'inspect');
+        }
+        return info !== undefined && info.mtimeMs <= (options.changedAtOrBefore as number);
+      };
       await locked(folder, collection, async () => {
         ledger.changing(folder, collection);
         ledger.forget(folder);
@@ -164,8 +174,10 @@ export function createFileEntries(guard: FolderGuard, lockDefaults: LockOptions)
           const key = `${collection}/${id}`;
           const target = fileOf(folder, id, to);
           const moved = from.some((state) => {
+            const source = fileOf(folder, id, state);
+            if (options.changedAtOrBefore !== undefined && !changedBy(source, key)) return false;
             try {
-              fs.renameSync(fileOf(folder, id, state), target);
+              fs.renameSync(source, target);
               return true;
             } catch (error) {
               if (errnoOf(error) === 'ENOENT') return false;

@@ -247,7 +247,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         const { entries } = collectionOf(name);
         for (const id of new Set(ids)) {
           const entry = entries.get(id);
-          if (entry === undefined || !from.includes(entry.state)) {
+          if (
+            entry === undefined ||
+            !from.includes(entry.state) ||
+            (moveOptions.changedAtOrBefore !== undefined &&
+              entry.changedAt > moveOptions.changedAtOrBefore)
+          ) {
             outcome.missing.push(id);
             continue;
           }
