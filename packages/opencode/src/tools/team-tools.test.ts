@@ -232,8 +232,9 @@ describe('mail and tasks', () => {
 
   it('runs the shutdown protocol and ends the run', async () => {
     const { runId, writer } = await startTeam();
-    expect(await callTool(hooks, 'team_shutdown_request', { member: 'writer' }, LEAD)).toBe(
-      'shutdown requested from writer',
+    // The request's id is what the member's approval or rejection names.
+    expect(await callTool(hooks, 'team_shutdown_request', { member: 'writer' }, LEAD)).toMatch(
+      /^shutdown requested from writer \(request [0-9a-f-]{36}\)$/,
     );
     expect(await callTool(hooks, 'team_approve_shutdown', {}, writer)).toBe(
       'writer approved the shutdown',
