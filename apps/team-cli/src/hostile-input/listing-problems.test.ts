@@ -15,8 +15,9 @@ beforeAll(async () => {
   const run = path.join(world.home, 'runtime', runId);
   await mkdir(path.join(run, 'tasks'), { recursive: true });
   await writeFile(path.join(run, 'tasks', '7.json'), '{"version":1,');
-  await mkdir(path.join(run, 'inboxes', 'lead'), { recursive: true });
-  await writeFile(path.join(run, 'inboxes', 'lead', `${randomUUID()}.json`), 'garbage');
+  // Outside a member, `team inbox` reads the user's own inbox.
+  await mkdir(path.join(run, 'inboxes', 'user'), { recursive: true });
+  await writeFile(path.join(run, 'inboxes', 'user', `${randomUUID()}.json`), 'garbage');
   const broken = path.join(world.home, 'runtime', randomUUID());
   await mkdir(broken);
   await writeFile(path.join(broken, 'state.json'), '{"version":1,"runId":');
@@ -29,7 +30,7 @@ describe('listings show what they could not read', () => {
   for (const [name, args, where] of [
     ['task list', (run: string) => ['task', 'list', run], /tasks\/7\.json/],
     ['board', (run: string) => ['board', run], /tasks\/7\.json/],
-    ['inbox', (run: string) => ['inbox', run], /inboxes\/lead\/[0-9a-f-]+\.json/],
+    ['inbox', (run: string) => ['inbox', run], /inboxes\/user\/[0-9a-f-]+\.json/],
     ['run status <run>', (run: string) => ['run', 'status', run], /tasks\/7\.json/],
     ['dashboard --once', (run: string) => ['dashboard', run, '--once'], /tasks\/7\.json/],
     ['run list', () => ['run', 'list'], /state\.json/],
