@@ -143,16 +143,23 @@ describe('the config hook', () => {
     );
   });
 
-  it('only logs broken team files, and OpenCode still gets the healthy teams', async () => {
-    await writeFile(join(fixture.project, '.teamkit', 'teams', 'pair', 'team.yaml'), 'id: [broken');
+  it('says in one line which team did not load and what to do, and OpenCode still gets the healthy teams', async () => {
+    const teamFile = join(fixture.project, '.teamkit', 'teams', 'pair', 'team.yaml');
+    await writeFile(teamFile, 'id: [broken');
     const client = createFakeOpenCodeClient();
-    const hooks = await startPlugin(client, fixture);
+    const notices: string[] = [];
+    const hooks = await startPlugin(client, fixture, notices);
     const config: Record<string, unknown> = {};
     await hooks.config?.(config);
     expect(Object.keys(config.agent as object)).toContain('coding-team-lead');
     expect(Object.keys(config.agent as object)).not.toContain('pair-lead');
-    const warnings = client.logs.filter((log) => log.level === 'warn');
-    expect(warnings.map((log) => log.message).join('\n')).toMatch(/team skipped/);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(
+      /^teamkit: team "[^"]*pair[^"]*" was not loaded \(\w+\): .*team\.yaml.*team doctor.*restart OpenCode$/,
+    );
+    expect(notices[0]).not.toContain('\n');
+    const errors = client.logs.filter((log) => log.level === 'error');
+    expect(errors.map((log) => log.message)).toEqual([notices[0]?.replace(/^teamkit: /, '')]);
   });
 
   it('starts even when every team file and config is broken', async () => {
@@ -160,10 +167,17 @@ describe('the config hook', () => {
     await mkdir(fixture.home, { recursive: true });
     await writeFile(join(fixture.home, 'config.json'), '{ not json');
     const client = createFakeOpenCodeClient();
-    const hooks = await startPlugin(client, fixture);
+    const notices: string[] = [];
+    const hooks = await startPlugin(client, fixture, notices);
     const config: Record<string, unknown> = { agent: { mine: { prompt: 'x' } } };
     await expect(hooks.config?.(config)).resolves.toBeUndefined();
     expect(config).toEqual({ agent: { mine: { prompt: 'x' } } });
-    expect(client.logs.some((log) => log.level === 'warn')).toBe(true);
+    expect(notices.some((line) => /a Teamkit config was not loaded.*config\.json/.test(line))).toBe(
+      true,
+    );
+    expect(notices.some((line) => /team "[^"]*pair[^"]*" was not loaded/.test(line))).toBe(true);
+    expect(notices.every((line) => !line.includes('\n') && line.endsWith('restart OpenCode'))).toBe(
+      true,
+    );
   });
 });

@@ -169,12 +169,6 @@ export function projectTeamsIntoConfig(
   options: ProjectionOptions,
 ): ProjectionReport {
   const report: ProjectionReport = { agents: [], commands: [], notes: [] };
-  for (const skipped of library.skipped) {
-    report.notes.push({
-      level: 'warn',
-      message: `team skipped (${skipped.code}): ${skipped.reason} [${skipped.file}]`,
-    });
-  }
   for (const shadow of library.shadows)
     report.notes.push({ level: 'info', message: shadow.message });
 

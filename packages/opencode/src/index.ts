@@ -4,11 +4,17 @@
  * factory lives at `@teamkit/opencode/factory`.
  */
 import type { PluginModule } from '@opencode-ai/plugin';
-import { createTeamkitPlugin } from './create-teamkit-plugin.js';
+import { createGuardedPlugin } from './guarded-plugin.js';
 
 export type { TeamkitPluginOptions, TmuxOption } from './plugin-options.js';
 
-/** The plugin module OpenCode loads: `"plugin": ["@teamkit/opencode"]`. */
-const teamkit: PluginModule = { id: 'teamkit', server: createTeamkitPlugin() };
+/**
+ * The plugin module OpenCode loads: `"plugin": ["@teamkit/opencode"]`. Its code (and
+ * `@teamkit/team-core`) is imported on the first call, so a broken install is reported.
+ */
+const teamkit: PluginModule = {
+  id: 'teamkit',
+  server: createGuardedPlugin(() => import('./create-teamkit-plugin.js')),
+};
 
 export default teamkit;

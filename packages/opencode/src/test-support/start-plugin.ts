@@ -2,12 +2,16 @@ import type { Hooks, PluginInput, ToolContext } from '@opencode-ai/plugin';
 import { createTeamkitPlugin } from '../create-teamkit-plugin.js';
 import type { FakeOpenCodeClient } from './fake-opencode-client.js';
 
-/** Starts the plugin the way OpenCode does, over a fake client, in `project`. */
+/** Starts the plugin the way OpenCode does, over a fake client, in `project`; `notices` gets its stderr lines. */
 export async function startPlugin(
   client: FakeOpenCodeClient,
   input: { home: string; project: string; options?: Record<string, unknown> },
+  notices: string[] = [],
 ): Promise<Hooks> {
-  const plugin = createTeamkitPlugin({ home: input.home, tmux: false });
+  const plugin = createTeamkitPlugin(
+    { home: input.home, tmux: false },
+    { notice: (line) => notices.push(line) },
+  );
   const pluginInput = {
     client,
     project: { id: 'global', worktree: input.project },

@@ -1,0 +1,140 @@
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** What `team doctor` found for one program Teamkit runs. */
+export interface ProgramCheck {
+  /** The command name: `git`, `tmux`, `team`. */
+  name: string;
+  /** Whether a run can go without it (`tmux`: members then run in the background). */
+  optional: boolean;
+  found: boolean;
+  /** Where it was found on PATH. */
+  path?: string;
+  /** The first line of its `--version` (`-V` for tmux). */
+  version?: string;
+  /** What is wrong and what to do; absent when all is well. */
+  advice?: string;
+}
+
+/** The first executable `command` on `env.PATH`, or `undefined`. */
+export function findOnPath(command: string, env: NodeJS.ProcessEnv): string | undefined {
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (dir === '') continue;
+    const candidate = path.join(dir, command);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not here.
+    }
+  }
+  return undefined;
+}
+
+function versionOf(file: string, flag: string, env: NodeJS.ProcessEnv): string | undefined {
+  const result = spawnSync(file, [flag], { encoding: 'utf8', env, timeout: 30_000 });
+  if (result.status !== 0) return undefined;
+  return result.stdout.split('\n')[0]?.trim() || undefined;
+}
+
+function realOrSelf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
+/** This CLI's own bin, `dist/bin.js` of `@teamkit/team-cli`. */
+export function ownBin(): string {
+  return realOrSelf(fileURLToPath(new URL('../../bin.js', import.meta.url)));
+}
+
+function checkTool(
+  name: string,
+  flag: string,
+  optional: boolean,
+  missing: string,
+  env: NodeJS.ProcessEnv,
+): ProgramCheck {
+  const file = findOnPath(name, env);
+  if (file === undefined) return { name, optional, found: false, advice: missing };
+  const version = versionOf(file, flag, env);
+  return {
+    name,
+    optional,
+    found: true,
+    path: file,
+    ...(version === undefined
+      ? { advice: `${file} did not answer ${flag}; reinstall ${name}` }
+      : { version }),
+  };
+}
+
+/**
+ * Members run `team` from their own shell, so it must be on the PATH they inherit, and
+ * should be this CLI (another install may be of another version).
+ */
+function checkTeamBin(env: NodeJS.ProcessEnv, self: string): ProgramCheck {
+  const file = findOnPath('team', env);
+  const howTo =
+    'put it on PATH (docs/getting-started.md, "Put team on your PATH"): ln -sf ' +
+    `${self} ~/.local/bin/team, with ~/.local/bin on PATH`;
+  if (file === undefined) {
+    return {
+      name: 'team',
+      optional: false,
+      found: false,
+      advice: `members run \`team\` but it is not on PATH; ${howTo}`,
+    };
+  }
+  const real = realOrSelf(file);
+  return {
+    name: 'team',
+    optional: false,
+    found: true,
+    path: file,
+    ...(real === self
+      ? {}
+      : {
+          advice: `\`team\` on PATH is ${real}, not this CLI (${self}); members would run that one. Point PATH at this one or run that one`,
+        }),
+  };
+}
+
+/** Checks git, tmux and the `team` bin that members will run. */
+export function checkPrograms(env: NodeJS.ProcessEnv, self: string = ownBin()): ProgramCheck[] {
+  return [
+    checkTool(
+      'git',
+      '--version',
+      false,
+      'git is not on PATH; install it (e.g. apt-get install git): runs with --repo need it',
+      env,
+    ),
+    checkTool(
+      'tmux',
+      '-V',
+      true,
+      'tmux is not on PATH; members run in the background without panes. Install it (e.g. apt-get install tmux) for panes',
+      env,
+    ),
+    checkTeamBin(env, self),
+  ];
+}
+
+/** The programs part of `team doctor`'s text report. */
+export function renderProgramChecks(checks: readonly ProgramCheck[]): string {
+  const lines = ['programs:'];
+  for (const check of checks) {
+    const mark = check.advice === undefined ? 'ok  ' : check.optional ? 'note' : 'FIX ';
+    const where = check.found
+      ? `${check.path}${check.version ? ` (${check.version})` : ''}`
+      : 'not found';
+    lines.push(`  ${mark} ${check.name}: ${where}`);
+    if (check.advice !== undefined) lines.push(`       ${check.advice}`);
+  }
+  return lines.join('\n');
+}
