@@ -1,8 +1,9 @@
 import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
 import { readRunState } from '../state/index.js';
-import { acquireLock, runPaths } from '../storage/index.js';
+import { acquireLock, runKeys, runPaths } from '../storage/index.js';
 import { createTeamRuntime } from './create-team-runtime.js';
 import {
   crewTeam,
@@ -160,9 +161,13 @@ describe('createTeamRuntime', () => {
     await writeGlobalSettings(home, { 'lock.timeoutMs': 300 });
     const runtime = await createTeamRuntime({ home, host: recordingHost() });
     const { runId } = await runtime.startRun(crewTeam(1), { leadSessionId: 'lead-session' });
-    const held = await acquireLock(runPaths(home, runId).state);
+    // A send takes the recipient's inbox lock, through the store the runtime made.
+    const held = await acquireLock(path.join(home, runKeys(runId).inbox('worker-1')));
     try {
-      const error = await runtime.stopRun(runId).catch((caught) => caught);
+      const lead = await runtime.lead(runId);
+      const error = await lead
+        .send({ to: 'worker-1', body: 'waits for the lock' })
+        .catch((caught) => caught);
       expect(isTeamkitError(error, 'LOCK_TIMEOUT')).toBe(true);
       expect(error.details).toMatchObject({ timeoutMs: 300 });
     } finally {

@@ -67,7 +67,7 @@ describe('writeFileAtomically', () => {
       }),
     );
     expect(trials).toBeGreaterThanOrEqual(200);
-    // 200 worker processes, each compiling its imports from source: minutes on a busy machine.
+    // 200 worker processes, one after another per lane: minutes on a busy machine.
   }, 480_000);
 });
 

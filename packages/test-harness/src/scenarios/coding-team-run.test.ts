@@ -101,8 +101,13 @@ describe('the built-in coding team on the test host', () => {
     ]);
     expect(implementerLog.trim().split('\n')).toHaveLength(3); // core, cli, and the requested change
     expect(implementerLog).toContain('round 2');
+    // The tester's task is blocked by the implementer's, so its worktree was brought up to
+    // date with the approved work before it started: its own commit sits on top of those.
     const testerLog = await current.git(['log', '--format=%s', `main..${tester?.branch}`]);
-    expect(testerLog.trim().split('\n')).toHaveLength(1);
+    expect(testerLog.trim().split('\n')).toEqual([
+      'tester: Test the core and the command (round 1)',
+      ...implementerLog.trim().split('\n'),
+    ]);
     expect(await current.git(['log', '--format=%s', 'main'])).not.toContain('round');
 
     // Unmerged work keeps the worktrees; after merging, stopping the run removes them.

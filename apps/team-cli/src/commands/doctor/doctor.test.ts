@@ -2,8 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findOnPath } from '../../agent-presets/index.js';
 import { CLI_BIN, createTempHome, runCli } from '../../test-support/run-cli.js';
-import { checkPrograms, findOnPath } from './program-checks.js';
+import { checkPrograms } from './program-checks.js';
 
 const realGit = findOnPath('git', process.env);
 const realTmux = findOnPath('tmux', process.env);
@@ -93,5 +94,43 @@ describe.skipIf(realTmux === undefined)('checkPrograms', () => {
     const tmux = checkPrograms(process.env).find((check) => check.name === 'tmux');
     const expected = spawnSync(realTmux as string, ['-V'], { encoding: 'utf8' }).stdout.trim();
     expect(tmux).toMatchObject({ found: true, version: expected });
+  });
+});
+
+describe('checkPrograms: the agent presets', () => {
+  it('finds a preset program with its version and says how to install a missing one', () => {
+    const bin = binFolder('presets', {});
+    const claude = path.join(bin, 'claude');
+    writeFileSync(claude, '#!/bin/sh\necho "2.1.328 (Claude Code)"\n');
+    chmodSync(claude, 0o755);
+    const checks = checkPrograms({ PATH: bin }, CLI_BIN);
+    const byName = Object.fromEntries(checks.map((check) => [check.name, check]));
+    expect(byName.claude).toMatchObject({
+      found: true,
+      optional: true,
+      path: claude,
+      version: '2.1.328 (Claude Code)',
+    });
+    expect(byName.claude?.advice).toBeUndefined();
+    expect(byName.codex).toMatchObject({ found: false, optional: true });
+    expect(byName.codex?.advice).toContain('npm install -g @openai/codex@0.169.0');
+    // The scripted agent is not a preset anyone installs: doctor does not list it.
+    expect(checks.map((check) => check.name)).not.toContain('teamkit-agent');
+  });
+
+  it('follows TEAMKIT_<NAME>_BIN to a program outside PATH', () => {
+    const elsewhere = binFolder('elsewhere', {});
+    const codex = path.join(elsewhere, 'my-codex');
+    writeFileSync(codex, '#!/bin/sh\necho "codex-cli 0.169.0"\n');
+    chmodSync(codex, 0o755);
+    const checks = checkPrograms(
+      { PATH: binFolder('empty', {}), TEAMKIT_CODEX_BIN: codex },
+      CLI_BIN,
+    );
+    expect(checks.find((check) => check.name === 'codex')).toMatchObject({
+      found: true,
+      path: codex,
+      version: 'codex-cli 0.169.0',
+    });
   });
 });

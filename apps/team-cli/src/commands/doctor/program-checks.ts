@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, realpathSync } from 'node:fs';
-import path from 'node:path';
+import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { AGENT_PRESETS, findOnPath, locatePresetProgram } from '../../agent-presets/index.js';
 
 /** What `team doctor` found for one program Teamkit runs. */
 export interface ProgramCheck {
@@ -16,21 +16,6 @@ export interface ProgramCheck {
   version?: string;
   /** What is wrong and what to do; absent when all is well. */
   advice?: string;
-}
-
-/** The first executable `command` on `env.PATH`, or `undefined`. */
-export function findOnPath(command: string, env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (dir === '') continue;
-    const candidate = path.join(dir, command);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // Not here.
-    }
-  }
-  return undefined;
 }
 
 function versionOf(file: string, flag: string, env: NodeJS.ProcessEnv): string | undefined {
@@ -104,7 +89,36 @@ function checkTeamBin(env: NodeJS.ProcessEnv, self: string): ProgramCheck {
   };
 }
 
-/** Checks git, tmux and the `team` bin that members will run. */
+/**
+ * Each agent preset's command line program (`TEAMKIT_<NAME>_BIN` or PATH), with its
+ * version; optional one by one, since a team needs only the agents it names.
+ */
+function checkPresets(env: NodeJS.ProcessEnv): ProgramCheck[] {
+  const checks: ProgramCheck[] = [];
+  for (const preset of Object.values(AGENT_PRESETS)) {
+    if (preset.install === undefined) continue;
+    const { packageName, checkedVersion } = preset.install;
+    const missing = `the ${preset.name} preset's \`${preset.program}\` is not on PATH; members with --agent ${preset.name} need it: npm install -g ${packageName}@${checkedVersion} (the version Teamkit is tested with)`;
+    const file = locatePresetProgram(preset, env);
+    if (file === undefined) {
+      checks.push({ name: preset.program, optional: true, found: false, advice: missing });
+      continue;
+    }
+    const version = versionOf(file, '--version', env);
+    checks.push({
+      name: preset.program,
+      optional: true,
+      found: true,
+      path: file,
+      ...(version === undefined
+        ? { advice: `${file} did not answer --version; reinstall ${packageName}` }
+        : { version }),
+    });
+  }
+  return checks;
+}
+
+/** Checks git, tmux, the `team` bin that members will run and each agent preset's program. */
 export function checkPrograms(env: NodeJS.ProcessEnv, self: string = ownBin()): ProgramCheck[] {
   return [
     checkTool(
@@ -122,6 +136,7 @@ export function checkPrograms(env: NodeJS.ProcessEnv, self: string = ownBin()): 
       env,
     ),
     checkTeamBin(env, self),
+    ...checkPresets(env),
   ];
 }
 

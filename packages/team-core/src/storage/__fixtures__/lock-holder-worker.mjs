@@ -4,6 +4,7 @@ import { rm } from 'node:fs/promises';
 import { isTeamkitError } from '@teamkit/team-core/errors';
 import { RunEventSchema } from '@teamkit/team-core/schema';
 import { acquireLock, lockFolderOf, withLock } from '@teamkit/team-core/storage';
+import { guardedWrites as store } from './guarded-writes.mjs';
 
 const [mode, target, marker] = process.argv.slice(2);
 const options = { staleMs: 2_000, timeoutMs: 30_000 };
