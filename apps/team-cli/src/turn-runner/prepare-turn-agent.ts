@@ -29,22 +29,26 @@ export function memberAgentFolder(home: string, runId: string, member: string): 
 }
 
 /**
- * The git folders a member's edits must reach besides its working folder: the common git
- * folder of the repository its worktree belongs to (objects, refs and the worktree's own
- * metadata live there), so `git commit` works inside a sandbox. None outside git.
+ * The git folders a member's edits must reach besides its working folder, so `git commit`
+ * works inside a sandbox: the common git folder of the repository (objects, refs) and,
+ * for a linked worktree, the worktree's own git folder (its index, HEAD and logs). Codex's
+ * sandbox makes a writable root's `.git`, and the folder a `.git` file points to, read-only
+ * unless that folder is a writable root itself, so a worktree needs both named. None
+ * outside git.
  */
 export function gitWritableRoots(cwd: string): string[] {
   try {
-    const common = execFileSync(
+    const output = execFileSync(
       'git',
-      ['rev-parse', '--path-format=absolute', '--git-common-dir'],
+      ['rev-parse', '--path-format=absolute', '--git-common-dir', '--git-dir'],
       {
         cwd,
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'ignore'],
       },
-    ).trim();
-    return common === '' ? [] : [common];
+    );
+    const folders = output.split('\n').filter((line) => line !== '');
+    return [...new Set(folders)];
   } catch {
     return [];
   }

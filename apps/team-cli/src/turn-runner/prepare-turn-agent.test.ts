@@ -1,0 +1,52 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, realpathSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gitWritableRoots } from './prepare-turn-agent.js';
+
+let root: string;
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+
+beforeAll(async () => {
+  root = realpathSync(await mkdtemp(path.join(os.tmpdir(), 'teamkit-writable-roots-')));
+  const repo = path.join(root, 'repo');
+  mkdirSync(repo);
+  git(repo, 'init', '-q', '-b', 'main');
+  git(
+    repo,
+    '-c',
+    'user.name=t',
+    '-c',
+    'user.email=t@teamkit.invalid',
+    'commit',
+    '-q',
+    '--allow-empty',
+    '-m',
+    'init',
+  );
+  git(repo, 'worktree', 'add', '-q', '-b', 'work', path.join(root, 'member'));
+  mkdirSync(path.join(root, 'plain'));
+});
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('gitWritableRoots', () => {
+  it("names a linked worktree's own git folder besides the common one", () => {
+    // Codex keeps the folder a worktree's `.git` file points to read-only unless it is a
+    // writable root itself: without it, a member's `git commit` fails on `index.lock`.
+    expect(gitWritableRoots(path.join(root, 'member'))).toEqual([
+      path.join(root, 'repo', '.git'),
+      path.join(root, 'repo', '.git', 'worktrees', 'member'),
+    ]);
+  });
+
+  it('names the git folder once in a main checkout, and nothing outside git', () => {
+    expect(gitWritableRoots(path.join(root, 'repo'))).toEqual([path.join(root, 'repo', '.git')]);
+    expect(gitWritableRoots(path.join(root, 'plain'))).toEqual([]);
+  });
+});
