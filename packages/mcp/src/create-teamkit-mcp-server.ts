@@ -12,6 +12,7 @@ import {
 } from '@teamkit/team-core/tools';
 import { z } from 'zod';
 import { ACTING_MEMBER_ARGUMENT, actAsMember } from './acting-member.js';
+import { createCliRunControl } from './cli-run-control.js';
 import { DEFAULT_SERVER_NAME, mcpToolName } from './mcp-host-names.js';
 import {
   type AuthenticatedCaller,
@@ -105,11 +106,21 @@ export async function createTeamkitMcpServer(
   const serverName = options.serverName ?? DEFAULT_SERVER_NAME;
   const toolName = (base: string) => mcpToolName(options.host, base, serverName);
   const roles = await listedRoles(identity, memberArgument, log);
+  const runs =
+    options.runs ??
+    (options.teamCli === undefined
+      ? undefined
+      : createCliRunControl({
+          teamCli: options.teamCli,
+          home: identity.home,
+          env,
+          ...(options.agentCommand === undefined ? {} : { agentCommand: options.agentCommand }),
+        }));
   const tools = teamToolsOfProfile(options.tools ?? 'member').filter(
     (tool) =>
       tool.roles.some((role) => roles.includes(role)) &&
       (identity.kind !== 'observer' || tool.readOnly) &&
-      (tool.needsRunControl !== true || options.runs !== undefined),
+      (tool.needsRunControl !== true || runs !== undefined),
   );
   const calls = new AbortController();
   const clientFor = cachedClientSource(identity.home);
@@ -136,7 +147,7 @@ export async function createTeamkitMcpServer(
         if (runId === undefined) throw noRun();
         return createTeamRunView({ home: identity.home, runId });
       },
-      ...(options.runs === undefined ? {} : { runs: options.runs }),
+      ...(runs === undefined ? {} : { runs }),
       toolName,
       signal,
     };

@@ -5,6 +5,8 @@
  */
 export type { ActingMemberPolicy } from './acting-member.js';
 export { ACTING_MEMBER_ARGUMENT } from './acting-member.js';
+export type { CliRunControlOptions } from './cli-run-control.js';
+export { createCliRunControl } from './cli-run-control.js';
 export type { TeamkitMcpServer } from './create-teamkit-mcp-server.js';
 export { createTeamkitMcpServer } from './create-teamkit-mcp-server.js';
 export type { McpHostConfig, McpHostConfigInput } from './mcp-host-config.js';
