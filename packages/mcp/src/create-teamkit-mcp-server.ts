@@ -1,5 +1,5 @@
 import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
-import { isTeamkitError, TeamkitError } from '@teamkit/team-core';
+import { isTeamkitError, markWaiting, TeamkitError } from '@teamkit/team-core';
 import {
   type AnyTeamTool,
   callerRoles,
@@ -131,6 +131,10 @@ export async function createTeamkitMcpServer(
     ...hostEvidence(env, undefined),
   });
 
+  /** This server's process waits for mail as `member` (the supervisor sees it idle). */
+  const waitingMarker = (runId: string, member: string) => () =>
+    markWaiting(identity.home, runId, member, { handoff: false });
+
   function contextOf(authenticated: AuthenticatedCaller, signal: AbortSignal): TeamToolContext {
     const runId = authenticated.state?.runId;
     return {
@@ -148,6 +152,9 @@ export async function createTeamkitMcpServer(
         return createTeamRunView({ home: identity.home, runId });
       },
       ...(runs === undefined ? {} : { runs }),
+      ...(authenticated.caller.kind === 'member'
+        ? { markWaiting: waitingMarker(authenticated.caller.runId, authenticated.caller.member) }
+        : {}),
       toolName,
       signal,
     };

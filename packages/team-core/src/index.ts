@@ -213,6 +213,7 @@ export type {
   TeamToolVocabulary,
   TeardownProblem,
   TeardownStep,
+  WaitingMarker,
 } from './runtime/index.js';
 export {
   assertTeamHost,
@@ -222,12 +223,15 @@ export {
   EVERY_MEMBER,
   findSessionMember,
   MEMBER_CLIENT_VOCABULARY,
+  markWaiting,
+  readWaitingMarker,
   renderMessages,
   renderTeamProtocol,
   requireHostCapability,
   settleRun,
   TEAM_HOST_SPECIFICATION_VERSION,
   TEAM_PROTOCOL_OPERATIONS,
+  waitingMarkerPath,
 } from './runtime/index.js';
 export type {
   AcceptanceCriterion,

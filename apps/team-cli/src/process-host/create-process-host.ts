@@ -7,6 +7,7 @@ import {
   type DeliveryOutcome,
   type InterruptOutcome,
   readProcessFacts,
+  readWaitingMarker,
   type SignalOutcome,
   type SpawnMemberInput,
   TEAM_HOST_SPECIFICATION_VERSION,
@@ -20,7 +21,7 @@ import {
   parseAgentCommand,
   resolveScriptedAgent,
 } from './agent-command.js';
-import { dropHandoff, readWaitingMarker, takenHandoffPath } from './member-presence.js';
+import { dropHandoff, takenHandoffPath } from './member-presence.js';
 import {
   inspectProcessSession,
   memberProcessExpectation,

@@ -1,3 +1,5 @@
+export type { WaitingMarker } from '@teamkit/team-core';
+export { markWaiting, readWaitingMarker, waitingMarkerPath } from '@teamkit/team-core';
 export type { AgentCommandValues } from './agent-command.js';
 export {
   DEFAULT_AGENT_COMMAND,
@@ -9,15 +11,12 @@ export {
 } from './agent-command.js';
 export type { ProcessHost, ProcessHostOptions, ProcessMember } from './create-process-host.js';
 export { createProcessHost, PROCESS_HOST_ID } from './create-process-host.js';
-export type { Handoff, TakenHandoffs, WaitingMarker } from './member-presence.js';
+export type { Handoff, TakenHandoffs } from './member-presence.js';
 export {
   dropHandoff,
   handoffFolder,
-  markWaiting,
-  readWaitingMarker,
   takeHandoffs,
   takenHandoffPath,
-  waitingMarkerPath,
 } from './member-presence.js';
 export type { SessionCheck } from './member-signals.js';
 export {

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { markWaiting } from '@teamkit/team-core';
 import {
   type AgentEnvironment,
   createAgentActions,
@@ -35,38 +34,19 @@ interface AgentScriptFile {
 
 const log = (text: string) => process.stdout.write(`[${new Date().toISOString()}] ${text}\n`);
 
-async function markWaiting(env: NodeJS.ProcessEnv): Promise<() => Promise<void>> {
-  // The waiting marker of docs/cli.md: a supervisor counts a member waiting for mail as idle.
-  const home = env.TEAMKIT_HOME ?? '';
-  const file = path.join(
-    home,
-    'runtime',
-    env.TEAMKIT_RUN ?? '',
-    'presence',
-    `${env.TEAMKIT_MEMBER}.json`,
-  );
-  await mkdir(path.dirname(file), { recursive: true });
-  const since = Date.now();
-  const temp = `${file}.${randomUUID()}.tmp`;
-  await writeFile(temp, JSON.stringify({ version: 1, pid: process.pid, since, handoff: false }));
-  await rename(temp, file);
-  return async () => {
-    try {
-      const current = JSON.parse(await readFile(file, 'utf8')) as { pid: number; since: number };
-      if (current.pid === process.pid && current.since === since) await unlink(file);
-    } catch {
-      // Already gone.
-    }
-  };
-}
-
 /** Polls the inbox and records a waiting marker while it blocks. */
 function waitingEnvironment(env: NodeJS.ProcessEnv, signal: AbortSignal): AgentEnvironment {
   const inner = inboxPollingEnvironment({ env, cwd: process.cwd(), pollMs: 150, signal });
   return {
     ...inner,
     async nextMessages(timeoutMs) {
-      const clear = await markWaiting(env);
+      // The waiting marker of docs/cli.md: a supervisor counts a member waiting for mail as idle.
+      const clear = await markWaiting(
+        env.TEAMKIT_HOME ?? '',
+        env.TEAMKIT_RUN ?? '',
+        env.TEAMKIT_MEMBER ?? '',
+        { handoff: false },
+      );
       try {
         const messages = await inner.nextMessages(timeoutMs);
         for (const message of messages)
