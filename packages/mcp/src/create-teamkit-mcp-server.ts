@@ -25,6 +25,7 @@ import {
 } from './server-identity.js';
 import { createServerLog, hostEvidence, type ServerLog } from './server-log.js';
 import type { TeamkitMcpOptions } from './server-options.js';
+import { registerTeamkitResources } from './teamkit-resources.js';
 import { answerResult, errorResult } from './tool-call-result.js';
 
 /** The package's version, reported to hosts in `initialize`. */
@@ -205,10 +206,20 @@ export async function createTeamkitMcpServer(
     const server = new McpServer(
       { name: 'teamkit', version: SERVER_VERSION },
       {
-        capabilities: { tools: {} },
+        capabilities: { tools: {}, resources: {} },
         instructions: instructionsFor(identity, tools, toolName),
       },
     );
+    registerTeamkitResources(server, {
+      hasRun: identity.runId !== undefined,
+      hasInbox: identity.kind !== 'observer',
+      run: async (tool, args) =>
+        runTeamTool(
+          tool,
+          args,
+          contextOf(await authenticateIdentity(identity, clientFor), calls.signal),
+        ),
+    });
     for (const tool of tools) {
       const input = memberArgument
         ? tool.input.extend({
