@@ -386,7 +386,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       .option('--members <names>', 'with --member-argument: the members it may name (a,b)')
       .option('--host <host>', 'claude | codex | gemini | opencode: name tools as that host does')
       .option('--name <name>', "the server's name in the host's configuration (default teamkit)")
-      .option('--log-file <file>', 'also log, as JSON lines, to this file'),
+      .option('--log-file <file>', 'also log, as JSON lines, to this file')
+      .option('--agent-cmd <cmd>', 'the agent command the create tool starts members with'),
   ).action(act(async () => (await import('./commands/mcp/index.js')).mcpCommand));
   common(
     mcp

@@ -1,5 +1,5 @@
 import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
-import { isTeamkitError, TeamkitError } from '@teamkit/team-core';
+import { isTeamkitError, markWaiting, TeamkitError } from '@teamkit/team-core';
 import {
   type AnyTeamTool,
   callerRoles,
@@ -12,6 +12,7 @@ import {
 } from '@teamkit/team-core/tools';
 import { z } from 'zod';
 import { ACTING_MEMBER_ARGUMENT, actAsMember } from './acting-member.js';
+import { createCliRunControl } from './cli-run-control.js';
 import { DEFAULT_SERVER_NAME, mcpToolName } from './mcp-host-names.js';
 import {
   type AuthenticatedCaller,
@@ -24,6 +25,7 @@ import {
 } from './server-identity.js';
 import { createServerLog, hostEvidence, type ServerLog } from './server-log.js';
 import type { TeamkitMcpOptions } from './server-options.js';
+import { registerTeamkitResources } from './teamkit-resources.js';
 import { answerResult, errorResult } from './tool-call-result.js';
 
 /** The package's version, reported to hosts in `initialize`. */
@@ -105,11 +107,21 @@ export async function createTeamkitMcpServer(
   const serverName = options.serverName ?? DEFAULT_SERVER_NAME;
   const toolName = (base: string) => mcpToolName(options.host, base, serverName);
   const roles = await listedRoles(identity, memberArgument, log);
+  const runs =
+    options.runs ??
+    (options.teamCli === undefined
+      ? undefined
+      : createCliRunControl({
+          teamCli: options.teamCli,
+          home: identity.home,
+          env,
+          ...(options.agentCommand === undefined ? {} : { agentCommand: options.agentCommand }),
+        }));
   const tools = teamToolsOfProfile(options.tools ?? 'member').filter(
     (tool) =>
       tool.roles.some((role) => roles.includes(role)) &&
       (identity.kind !== 'observer' || tool.readOnly) &&
-      (tool.needsRunControl !== true || options.runs !== undefined),
+      (tool.needsRunControl !== true || runs !== undefined),
   );
   const calls = new AbortController();
   const clientFor = cachedClientSource(identity.home);
@@ -119,6 +131,10 @@ export async function createTeamkitMcpServer(
     tools: tools.map((tool) => tool.name),
     ...hostEvidence(env, undefined),
   });
+
+  /** This server's process waits for mail as `member` (the supervisor sees it idle). */
+  const waitingMarker = (runId: string, member: string) => () =>
+    markWaiting(identity.home, runId, member, { handoff: false });
 
   function contextOf(authenticated: AuthenticatedCaller, signal: AbortSignal): TeamToolContext {
     const runId = authenticated.state?.runId;
@@ -136,7 +152,10 @@ export async function createTeamkitMcpServer(
         if (runId === undefined) throw noRun();
         return createTeamRunView({ home: identity.home, runId });
       },
-      ...(options.runs === undefined ? {} : { runs: options.runs }),
+      ...(runs === undefined ? {} : { runs }),
+      ...(authenticated.caller.kind === 'member'
+        ? { markWaiting: waitingMarker(authenticated.caller.runId, authenticated.caller.member) }
+        : {}),
       toolName,
       signal,
     };
@@ -187,10 +206,20 @@ export async function createTeamkitMcpServer(
     const server = new McpServer(
       { name: 'teamkit', version: SERVER_VERSION },
       {
-        capabilities: { tools: {} },
+        capabilities: { tools: {}, resources: {} },
         instructions: instructionsFor(identity, tools, toolName),
       },
     );
+    registerTeamkitResources(server, {
+      hasRun: identity.runId !== undefined,
+      hasInbox: identity.kind !== 'observer',
+      run: async (tool, args) =>
+        runTeamTool(
+          tool,
+          args,
+          contextOf(await authenticateIdentity(identity, clientFor), calls.signal),
+        ),
+    });
     for (const tool of tools) {
       const input = memberArgument
         ? tool.input.extend({

@@ -5,6 +5,8 @@
  */
 export type { ActingMemberPolicy } from './acting-member.js';
 export { ACTING_MEMBER_ARGUMENT } from './acting-member.js';
+export type { CliRunControlOptions } from './cli-run-control.js';
+export { createCliRunControl } from './cli-run-control.js';
 export type { TeamkitMcpServer } from './create-teamkit-mcp-server.js';
 export { createTeamkitMcpServer } from './create-teamkit-mcp-server.js';
 export type { McpHostConfig, McpHostConfigInput } from './mcp-host-config.js';
@@ -29,3 +31,5 @@ export type { ServerLog } from './server-log.js';
 export { createServerLog } from './server-log.js';
 export type { TeamkitMcpOptions } from './server-options.js';
 export { parseServerArguments, SERVER_HELP } from './server-options.js';
+export type { ResourceToolRunner, TeamkitResourceOptions } from './teamkit-resources.js';
+export { registerTeamkitResources, TEAMKIT_RESOURCES } from './teamkit-resources.js';

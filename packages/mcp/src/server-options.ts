@@ -33,6 +33,14 @@ export interface TeamkitMcpOptions {
   env?: NodeJS.ProcessEnv;
   /** Starting and ending runs, for an embedder whose process can host members. */
   runs?: TeamRunControl;
+  /**
+   * The `team` CLI's program file: with it, `create` and `delete` start and stop runs
+   * through `team run start` and `team run stop` (the CLI hosts members; this server cannot).
+   * `team mcp` passes its own.
+   */
+  teamCli?: string;
+  /** With {@link teamCli}: the agent command `create` starts members with (`--agent-cmd`). */
+  agentCommand?: string;
 }
 
 function usage(message: string): TeamkitError {
@@ -59,6 +67,8 @@ export function parseServerArguments(argv: readonly string[]): TeamkitMcpOptions
         host: { type: 'string' },
         name: { type: 'string' },
         'log-file': { type: 'string' },
+        'team-cli': { type: 'string' },
+        'agent-cmd': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -85,6 +95,11 @@ export function parseServerArguments(argv: readonly string[]): TeamkitMcpOptions
   if (name !== undefined && !/^[a-z0-9][a-z0-9_-]{0,63}$/i.test(name)) {
     throw usage(`--name is a short name of letters, digits, "-" and "_", not "${name}"`);
   }
+  const teamCli = text('team-cli');
+  const agentCommand = text('agent-cmd');
+  if (agentCommand !== undefined && teamCli === undefined) {
+    throw usage('--agent-cmd needs --team-cli');
+  }
   return {
     help: values.help === true,
     ...(text('home') === undefined ? {} : { home: text('home') }),
@@ -103,6 +118,8 @@ export function parseServerArguments(argv: readonly string[]): TeamkitMcpOptions
     ...(host === undefined ? {} : { host: host as McpHostName }),
     ...(name === undefined ? {} : { serverName: name }),
     ...(text('log-file') === undefined ? {} : { logFile: text('log-file') }),
+    ...(teamCli === undefined ? {} : { teamCli }),
+    ...(agentCommand === undefined ? {} : { agentCommand }),
   };
 }
 
@@ -123,4 +140,6 @@ Options:
   --host <host>         claude | codex | gemini | opencode: name tools as that host does
   --name <name>         the server's name in the host's configuration (default teamkit)
   --log-file <file>     also log, as JSON lines, to this file
+  --team-cli <file>     the team CLI's bin.js: offer create/delete (team run start/stop)
+  --agent-cmd <cmd>     with --team-cli: the agent command create starts members with
 `;

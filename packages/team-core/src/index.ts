@@ -223,6 +223,7 @@ export type {
   TeamToolVocabulary,
   TeardownProblem,
   TeardownStep,
+  WaitingMarker,
 } from './runtime/index.js';
 export {
   assertTeamHost,
@@ -232,6 +233,8 @@ export {
   EVERY_MEMBER,
   findSessionMember,
   MEMBER_CLIENT_VOCABULARY,
+  markWaiting,
+  readWaitingMarker,
   renderMessages,
   renderTeamProtocol,
   requireHostCapability,

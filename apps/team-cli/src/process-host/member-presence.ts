@@ -2,87 +2,22 @@ import { randomUUID } from 'node:crypto';
 import {
   type Handoff,
   HandoffSchema,
-  isSignallablePid,
   isTeamkitError,
-  type MemberPresence,
-  MemberPresenceSchema,
-  putDocument,
-  readDocument,
-  readProcessFacts,
   runKeys,
-  START_TOLERANCE_MS,
   storeForHome,
   type TeamkitStore,
 } from '@teamkit/team-core';
 import { z } from 'zod';
 
-// A member process that blocks waiting for mail says so in its presence document
-// (`runtime/<run>/presence/<member>.json`, team-core's MemberPresenceSchema). The
-// supervisor treats such a member as idle for the parallel bound; when `handoff` is true
-// (a `team inbox --wait`), the host may hand messages over directly through the member's
-// handoff collection (`runtime/<run>/handoff/<member>/`), an entry collection of the store.
+// The presence document itself (`markWaiting`, `readWaitingMarker`) is team-core's, so every
+// process that waits for mail records it the same way. When a waiting `team inbox --wait`
+// says `handoff`, this host may hand messages over directly through the member's handoff
+// collection (`runtime/<run>/handoff/<member>/`), an entry collection of the store.
 
-/** A member's presence document. */
-export type WaitingMarker = MemberPresence;
+export type { WaitingMarker } from '@teamkit/team-core';
+export { markWaiting, readWaitingMarker } from '@teamkit/team-core';
 
 const storeOf = (home: string, store: TeamkitStore | undefined) => store ?? storeForHome(home);
-
-/** Records that `pid` is waiting for mail as `member`; returns a function that clears it. */
-export async function markWaiting(
-  home: string,
-  runId: string,
-  member: string,
-  options: { pid?: number; handoff: boolean; store?: TeamkitStore },
-): Promise<() => Promise<void>> {
-  const store = storeOf(home, options.store);
-  const key = runKeys(runId).presence(member);
-  const marker: WaitingMarker = {
-    version: 1,
-    pid: options.pid ?? process.pid,
-    since: Date.now(),
-    handoff: options.handoff,
-  };
-  await putDocument(store, key, MemberPresenceSchema, marker);
-  return async () => {
-    const current = await readDocument(store, key, MemberPresenceSchema).catch(() => undefined);
-    if (current?.value.pid === marker.pid && current.value.since === marker.since)
-      await store.remove(key).catch(() => {});
-  };
-}
-
-/** The member's presence when its process is still alive; `undefined` otherwise or when unreadable. */
-export async function readWaitingMarker(
-  home: string,
-  runId: string,
-  member: string,
-  store?: TeamkitStore,
-): Promise<WaitingMarker | undefined> {
-  try {
-    const stored = await readDocument(
-      storeOf(home, store),
-      runKeys(runId).presence(member),
-      MemberPresenceSchema,
-    );
-    return stored !== undefined && isWriterAlive(stored.value) ? stored.value : undefined;
-  } catch {
-    // A corrupt or planted presence file means nobody is known to wait.
-    return undefined;
-  }
-}
-
-/**
- * Whether the process that wrote a marker still runs: a pid above 1 that exists and
- * started before the marker was written (a later process with the same pid is not it).
- */
-function isWriterAlive(marker: WaitingMarker): boolean {
-  if (!isSignallablePid(marker.pid)) return false;
-  const facts = readProcessFacts(marker.pid);
-  return (
-    facts !== undefined &&
-    facts.state !== 'Z' &&
-    facts.startedAt <= marker.since + START_TOLERANCE_MS
-  );
-}
 
 /** Drops a handoff for a waiting member; returns its id so the host can follow or take it back. */
 export async function dropHandoff(

@@ -13,7 +13,7 @@ import {
 import { runHostConformance } from '@teamkit/test-harness/conformance';
 import { CLI_BIN } from '../test-support/run-cli.js';
 import { createProcessHost } from './create-process-host.js';
-import { readWaitingMarker } from './member-presence.js';
+import { readWaitingMarker } from './index.js';
 import { isProcessSessionAlive, parseProcessSessionId } from './process-session.js';
 
 const fixture = path.join(

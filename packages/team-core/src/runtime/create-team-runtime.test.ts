@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
 import { readRunState } from '../state/index.js';
-import { acquireLock, runKeys, runPaths } from '../storage/index.js';
+import { acquireLock, runKeys } from '../storage/index.js';
 import { createTeamRuntime } from './create-team-runtime.js';
 import {
   crewTeam,

@@ -9,6 +9,8 @@ export type { MemberClient, MemberClientOptions, MemberMessageInput } from './me
 export { createMemberClient } from './member-client.js';
 export { MEMBER_CLIENT_VOCABULARY } from './member-client-vocabulary.js';
 export type { EvidenceClaim } from './member-goal.js';
+export type { WaitingMarker } from './member-presence.js';
+export { markWaiting, readWaitingMarker } from './member-presence.js';
 export type { ShutdownRequestOutcome, ShutdownRequestRecord } from './member-shutdown.js';
 export { EVERY_MEMBER } from './member-shutdown.js';
 export { renderMessages } from './render-messages.js';

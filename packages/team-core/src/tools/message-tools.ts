@@ -137,18 +137,24 @@ export const waitForMailTool = defineTeamTool({
   async handler(input, context) {
     const client = await context.client();
     const deadline = Date.now() + (input.timeoutSeconds ?? 30) * 1000;
-    for (;;) {
-      const unread = await client.inbox();
-      if (unread.length > 0)
-        return { ...(await readMail(client, input.ack === true)), timedOut: false };
-      const left = deadline - Date.now();
-      if (left <= 0 || context.signal?.aborted === true) {
-        return { messages: [], acknowledged: false, timedOut: true };
+    if ((await client.inbox()).length > 0)
+      return { ...(await readMail(client, input.ack === true)), timedOut: false };
+    const clear = await context.markWaiting?.();
+    try {
+      for (;;) {
+        const left = deadline - Date.now();
+        if (left <= 0 || context.signal?.aborted === true) {
+          return { messages: [], acknowledged: false, timedOut: true };
+        }
+        await sleep(Math.min(POLL_MS, left), undefined, {
+          ...(context.signal === undefined ? {} : { signal: context.signal }),
+        }).catch(() => undefined);
+        if ((await client.inbox()).length > 0) break;
       }
-      await sleep(Math.min(POLL_MS, left), undefined, {
-        ...(context.signal === undefined ? {} : { signal: context.signal }),
-      }).catch(() => undefined);
+    } finally {
+      await clear?.();
     }
+    return { ...(await readMail(client, input.ack === true)), timedOut: false };
   },
   text: (output) =>
     output.timedOut ? 'no mail arrived before the wait ended' : messagesText(output.messages),

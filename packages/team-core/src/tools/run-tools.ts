@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TeamkitError } from '../errors/index.js';
 import type { RunStatusReport } from '../runtime/run-status.js';
-import { MEMBER_STATUSES, TASK_STATUSES } from '../schema/index.js';
+import { MEMBER_STATUSES, TASK_STATUSES, TeamNameSchema } from '../schema/index.js';
 import { requireLead } from '../state/index.js';
 import { defineTeamTool } from './team-tool.js';
 import { ToolTaskSchema, taskLine, toolTask } from './tool-results.js';
@@ -142,12 +142,9 @@ export const createTool = defineTeamTool({
   description:
     'Start a team run with you as its lead: every other member starts with its own agent. Members cannot create teams.',
   input: z.object({
-    team: z
-      .string()
-      .min(1)
-      .max(64)
-      .optional()
-      .describe('The team id (see {list}); the default team when omitted.'),
+    team: TeamNameSchema.optional().describe(
+      'The team id (see {list}); the default team when omitted.',
+    ),
   }),
   output: z.object({
     runId: z.string(),
@@ -185,7 +182,11 @@ export const createTool = defineTeamTool({
   },
   text(output) {
     const lines = [
-      `run ${output.runId} started: team ${output.team}, you lead as ${output.lead}`,
+      // Started by a host that spawns the lead too (`team run start`), the caller is the
+      // user beside the run, not its lead.
+      output.spawned.includes(output.lead)
+        ? `run ${output.runId} started: team ${output.team}, led by ${output.lead} (its own agent)`
+        : `run ${output.runId} started: team ${output.team}, you lead as ${output.lead}`,
       `started: ${output.spawned.length > 0 ? output.spawned.join(', ') : 'none'}`,
     ];
     if (output.waiting.length > 0)

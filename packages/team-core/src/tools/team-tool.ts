@@ -50,6 +50,12 @@ export interface TeamToolContext {
   readonly toolName: TeamToolNamer;
   /** Aborted when the host cancels the call (waits stop early). */
   readonly signal?: AbortSignal;
+  /**
+   * Records that the caller is waiting for mail (its presence, the core's waiting marker)
+   * until the returned function clears it. Adapters whose members are processes supply it,
+   * so a host's supervisor sees a member blocked in `wait_for_mail` as idle.
+   */
+  markWaiting?(): Promise<() => Promise<void>>;
 }
 
 /** One operation of the team protocol and how a member does it with this tool. */

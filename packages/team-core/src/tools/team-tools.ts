@@ -100,6 +100,7 @@ const MEMBER = [
 ];
 const LEAD = [
   ...MEMBER,
+  'list',
   'create',
   'delete',
   'shutdown_request',

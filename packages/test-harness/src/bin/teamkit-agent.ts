@@ -1,13 +1,7 @@
 #!/usr/bin/env node
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import {
-  MemberPresenceSchema,
-  putDocument,
-  readDocument,
-  runKeys,
-  storeForHome,
-} from '@teamkit/team-core';
+import { markWaiting } from '@teamkit/team-core';
 import {
   type AgentEnvironment,
   createAgentActions,
@@ -40,35 +34,19 @@ interface AgentScriptFile {
 
 const log = (text: string) => process.stdout.write(`[${new Date().toISOString()}] ${text}\n`);
 
-async function markWaiting(env: NodeJS.ProcessEnv): Promise<() => Promise<void>> {
-  // The presence document of docs/cli.md: a supervisor counts a member waiting for mail as idle.
-  const store = storeForHome(env.TEAMKIT_HOME ?? '');
-  const key = runKeys(env.TEAMKIT_RUN ?? '').presence(env.TEAMKIT_MEMBER ?? '');
-  const since = Date.now();
-  await putDocument(store, key, MemberPresenceSchema, {
-    version: 1,
-    pid: process.pid,
-    since,
-    handoff: false,
-  });
-  return async () => {
-    try {
-      const current = await readDocument(store, key, MemberPresenceSchema);
-      if (current?.value.pid === process.pid && current.value.since === since)
-        await store.remove(key);
-    } catch {
-      // Unreadable: left for the next waiter to replace.
-    }
-  };
-}
-
 /** Polls the inbox and records a waiting marker while it blocks. */
 function waitingEnvironment(env: NodeJS.ProcessEnv, signal: AbortSignal): AgentEnvironment {
   const inner = inboxPollingEnvironment({ env, cwd: process.cwd(), pollMs: 150, signal });
   return {
     ...inner,
     async nextMessages(timeoutMs) {
-      const clear = await markWaiting(env);
+      // The waiting marker of docs/cli.md: a supervisor counts a member waiting for mail as idle.
+      const clear = await markWaiting(
+        env.TEAMKIT_HOME ?? '',
+        env.TEAMKIT_RUN ?? '',
+        env.TEAMKIT_MEMBER ?? '',
+        { handoff: false },
+      );
       try {
         const messages = await inner.nextMessages(timeoutMs);
         for (const message of messages)

@@ -1,4 +1,5 @@
 import type { CommandHandler } from '../../command-handler.js';
+import { TEAM_CLI_BIN } from './team-cli-bin.js';
 
 /**
  * `team mcp`: serves the team's tools over MCP on stdio, the same server as `teamkit-mcp`
@@ -18,7 +19,10 @@ export const mcpCommand: CommandHandler = async (context, _args, options) => {
   flag('host', options.host);
   flag('name', options.name);
   flag('log-file', options.logFile);
+  flag('agent-cmd', options.agentCmd);
   if (options.memberArgument === true) argv.push('--member-argument');
+  // This CLI hosts members, so the server's create and delete run it.
+  argv.push('--team-cli', TEAM_CLI_BIN);
   const parsed = parseServerArguments(argv);
   await serveTeamkitMcp({ ...parsed, home: context.home, env: context.env });
   return 0;

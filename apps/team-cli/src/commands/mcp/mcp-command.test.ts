@@ -46,6 +46,7 @@ describe('team mcp config', () => {
       'env_vars = ["TEAMKIT_HOME", "TEAMKIT_RUN", "TEAMKIT_MEMBER", "TEAMKIT_TOKEN"]',
     );
     expect(codex.stdout).toContain('default_tools_approval_mode = "approve"');
+    expect(codex.stdout).not.toContain('--team-cli');
     const gemini = await team(['mcp', 'config', '--host', 'gemini', '--json']);
     const config = JSON.parse(gemini.json().config as string);
     expect(config.mcpServers.teamkit).toMatchObject({ trust: true, env: {} });
@@ -87,6 +88,8 @@ describe('team mcp config', () => {
     const merged = await readFile(toml, 'utf8');
     expect(merged).not.toContain('command = "old"');
     expect(merged).toContain('"--tools", "lead"');
+    // The lead tools' create and delete run this CLI, so the lead profile names it.
+    expect(merged).toContain(`"--team-cli", ${JSON.stringify(CLI_BIN)}`);
     expect(merged.startsWith('model = "m"\n')).toBe(true);
     expect(merged).toContain('[other]\nx = 1');
     await writeFile(path.join(folder, 'opencode.json'), '{ not json');

@@ -1,6 +1,7 @@
 import { resolveRunId } from '../../command-context.js';
 import type { CommandHandler } from '../../command-handler.js';
 import { UsageError } from '../../exit-codes.js';
+import { TEAM_CLI_BIN } from './team-cli-bin.js';
 import { defaultConfigFile, writeHostConfig } from './write-host-config.js';
 
 const HOSTS = ['claude', 'codex', 'gemini', 'opencode'] as const;
@@ -39,6 +40,8 @@ export const mcpConfigCommand: CommandHandler = async (context, _args, options) 
   }
   const args: string[] = [];
   if (typeof options.tools === 'string') args.push('--tools', options.tools);
+  // The lead tools' create and delete run this CLI (`team run start`, `team run stop`).
+  if (options.tools === 'lead' || options.tools === 'all') args.push('--team-cli', TEAM_CLI_BIN);
   const { renderMcpHostConfig } = await import('@teamkit/mcp');
   const config = renderMcpHostConfig({ host, env, args });
   const { output } = context;
