@@ -73,6 +73,8 @@ describe('agent presets', () => {
       'mcp_servers.teamkit.args=["/lib/mcp/bin.js","--tools","member","--host","codex"]',
       'mcp_servers.teamkit.env_vars=["TEAMKIT_HOME","TEAMKIT_RUN","TEAMKIT_MEMBER","TEAMKIT_TOKEN"]',
       'mcp_servers.teamkit.default_tools_approval_mode="approve"',
+      'mcp_servers.teamkit.required=true',
+      'mcp_servers.teamkit.startup_timeout_sec=60',
       'model="some-model"',
     ]);
     const next = agent.turnArgv({ prompt: 'More', sessionId: 'th-1' });

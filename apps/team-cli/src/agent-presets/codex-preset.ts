@@ -34,6 +34,11 @@ export const codexPreset: AgentPreset = {
       ['mcp_servers.teamkit.args', toml([...args, '--host', 'codex'])],
       ['mcp_servers.teamkit.env_vars', toml(IDENTITY_VARIABLES)],
       ['mcp_servers.teamkit.default_tools_approval_mode', toml('approve')],
+      // Codex gives an optional server about a second to start, then runs the turn without
+      // its tools; a member without its team tools cannot work, so the turn waits for it
+      // (and fails loudly if it cannot start).
+      ['mcp_servers.teamkit.required', toml(true)],
+      ['mcp_servers.teamkit.startup_timeout_sec', toml(60)],
     ];
     if (input.model !== undefined) overrides.push(['model', toml(input.model)]);
     const flags = ['--json', '--skip-git-repo-check'];
