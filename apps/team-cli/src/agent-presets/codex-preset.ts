@@ -38,7 +38,7 @@ export const codexPreset: AgentPreset = {
       // its tools; a member without its team tools cannot work, so the turn waits for it
       // (and fails loudly if it cannot start).
       ['mcp_servers.teamkit.required', toml(true)],
-      ['mcp_servers.teamkit.startup_timeout_sec', toml(60)],
+      ['mcp_servers.teamkit.startup_timeout_sec', '60'],
     ];
     if (input.model !== undefined) overrides.push(['model', toml(input.model)]);
     const flags = ['--json', '--skip-git-repo-check'];
