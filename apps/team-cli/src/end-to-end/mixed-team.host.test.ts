@@ -262,11 +262,11 @@ function mailOf(member: string): { from: string; body: string; kind?: string }[]
   return readdirSync(folder, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
     .map((entry) =>
-      readJson<{ from: string; body: string; kind?: string; createdAt?: number }>(
+      readJson<{ from: string; body: string; kind?: string; timestamp: number }>(
         path.join(entry.parentPath, entry.name),
       ),
     )
-    .sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0));
+    .sort((a, b) => a.timestamp - b.timestamp);
 }
 
 /** A task's moves in the run's events log, oldest first: `<actor>:<status>`. */
