@@ -1,5 +1,5 @@
 import type { TeamkitErrorKind } from '@teamkit/team-core';
-import { looksLikeTeamkitError } from './teamkit-error-shape.js';
+import { isTeamkitError } from '@teamkit/team-core/errors';
 
 /** Exit codes of the `team` command, one per kind of failure. */
 export const EXIT_CODES = {
@@ -16,7 +16,7 @@ export const EXIT_CODES = {
  * a command-line parsing error as usage, anything else as internal.
  */
 export function exitCodeFor(error: unknown): number {
-  if (looksLikeTeamkitError(error)) return EXIT_CODES[error.kind];
+  if (isTeamkitError(error)) return EXIT_CODES[error.kind];
   if (isUsageError(error)) return EXIT_CODES.usage;
   return EXIT_CODES.internal;
 }

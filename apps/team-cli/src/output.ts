@@ -1,5 +1,5 @@
 import { exitCodeFor, UsageError } from './exit-codes.js';
-import { looksLikeTeamkitError } from './teamkit-error-shape.js';
+import { isTeamkitError } from '@teamkit/team-core/errors';
 
 /** How a command prints: one JSON document, or concise human text. */
 export interface Output {
@@ -73,7 +73,7 @@ export function createOutput(options: OutputOptions): Output {
     },
     failure(error) {
       const code = exitCodeFor(error);
-      const payload = looksLikeTeamkitError(error)
+      const payload = isTeamkitError(error)
         ? error.toJSON()
         : error instanceof UsageError
           ? { code: 'USAGE', message: error.message }
