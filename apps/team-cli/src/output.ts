@@ -1,5 +1,5 @@
-import { exitCodeFor, UsageError } from './exit-codes.js';
 import { isTeamkitError } from '@teamkit/team-core/errors';
+import { exitCodeFor, UsageError } from './exit-codes.js';
 
 /** How a command prints: one JSON document, or concise human text. */
 export interface Output {
