@@ -1,13 +1,34 @@
 import type { CommandHandler } from '../../command-handler.js';
 
-/** `team doctor [--project DIR]`: the registry's doctor report. */
+/**
+ * `team doctor [--project DIR]`: the registry's doctor report, then the store of the
+ * home's runs (for a NATS server: it answers, accepts the credentials, has JetStream).
+ * A store that fails the check is reported in the same document, and the exit code is
+ * that error's (`STORE_UNAVAILABLE`, or `PERMISSION_DENIED` for refused credentials).
+ */
 export const doctorCommand: CommandHandler = async (context, _args, options) => {
   const { doctor, renderDoctorReport } = await import('@teamkit/team-core');
+  const { checkStore, storeCheckError } = await import('../../store-selection/check-store.js');
+  const { readStoreSelection } = await import('../../store-selection/index.js');
+  const { loadCliSettings } = await import('../../cli-settings.js');
   const report = await doctor({
     home: context.home,
     ...(typeof options.project === 'string' ? { project: options.project } : {}),
     env: context.env,
   });
-  context.output.result({ report }, () => renderDoctorReport(report));
-  return undefined;
+  const settings = await loadCliSettings(context);
+  const store = await checkStore(
+    await readStoreSelection(
+      { url: settings['store.url'], credsFile: settings['store.credsFile'] },
+      context.env,
+    ),
+  );
+  context.output.result(
+    { report, store },
+    () => `${renderDoctorReport(report)}\n\nStore\n  ${store.line}`,
+  );
+  if (store.ok) return undefined;
+  // The report (with the failed line) is the one document printed; the exit code says why.
+  const { exitCodeFor } = await import('../../exit-codes.js');
+  return exitCodeFor(storeCheckError(store));
 };

@@ -1,0 +1,39 @@
+import type { CommandContext } from '../command-context.js';
+import { readStoreSelection, type StoreSelection } from './store-selection.js';
+
+/** The store a command opened for its home, and how to let it go when the command ends. */
+export interface SelectedStore {
+  readonly selection: StoreSelection;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the store that holds the runs of the command's home and makes it the store of
+ * that home for the whole process (`useStoreForHome`): the one place the CLI picks it.
+ * The file store needs nothing; a NATS server is connected here, so a server that cannot
+ * be reached fails the command with `STORE_UNAVAILABLE` before it does anything.
+ */
+export async function selectHomeStore(
+  context: Pick<CommandContext, 'home' | 'env'>,
+): Promise<SelectedStore> {
+  const { loadCliSettings } = await import('../cli-settings.js');
+  const settings = await loadCliSettings(context);
+  const selection = await readStoreSelection(
+    { url: settings['store.url'], credsFile: settings['store.credsFile'] },
+    context.env,
+  );
+  if (selection.kind === 'file') return { selection, close: async () => {} };
+  const [{ createNatsStore }, { useStoreForHome }] = await Promise.all([
+    import('@teamkit/store-nats'),
+    import('@teamkit/team-core'),
+  ]);
+  const store = await createNatsStore({ ...selection.options, name: 'teamkit-cli' });
+  useStoreForHome(context.home, store);
+  return {
+    selection,
+    close: async () => {
+      useStoreForHome(context.home, undefined);
+      await store.close();
+    },
+  };
+}
