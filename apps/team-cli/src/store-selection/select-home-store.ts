@@ -1,5 +1,20 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { CommandContext } from '../command-context.js';
-import { readStoreSelection, type StoreSelection } from './store-selection.js';
+import { readStoreSelection, STORE_VARIABLE, type StoreSelection } from './store-selection.js';
+
+/**
+ * Whether the home's global config could set `store.url` or `store.credsFile` (dotted or
+ * nested, both spell "store"); an unreadable one goes to the full settings load, which
+ * reports it.
+ */
+async function mayNameStore(home: string): Promise<boolean> {
+  try {
+    return (await readFile(path.join(home, 'config.json'), 'utf8')).includes('store');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+}
 
 /** The store a command opened for its home, and how to let it go when the command ends. */
 export interface SelectedStore {
@@ -16,6 +31,10 @@ export interface SelectedStore {
 export async function selectHomeStore(
   context: Pick<CommandContext, 'home' | 'env'>,
 ): Promise<SelectedStore> {
+  if (!context.env[STORE_VARIABLE] && !(await mayNameStore(context.home))) {
+    // The common case, kept cheap: no variable, and a config that cannot name a store.
+    return { selection: { kind: 'file', source: 'default' }, close: async () => {} };
+  }
   const { loadCliSettings } = await import('../cli-settings.js');
   const settings = await loadCliSettings(context);
   const selection = await readStoreSelection(
