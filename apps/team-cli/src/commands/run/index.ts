@@ -334,7 +334,7 @@ export const runSuperviseCommand: CommandHandler = async (context, [run]) => {
   await assertProcessHosted(state, 'supervise');
   const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');
   const { superviseRun } = await import('../../supervisor/supervise-run.js');
-  const { runtime, settings, machine } = await openProcessRuntime({
+  const { runtime, host, settings, machine } = await openProcessRuntime({
     home: context.home,
     env: context.env,
     state,
@@ -359,6 +359,13 @@ export const runSuperviseCommand: CommandHandler = async (context, [run]) => {
   });
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
+  if (outcome === 'stopped' && machine !== undefined) {
+    // Stopped from another machine, which does not signal this machine's processes.
+    const { stopMachineMembers } = await import('../../supervisor/stop-machine-members.js');
+    const ended = await stopMachineMembers(host, await readRunState(context.home, runId), machine);
+    for (const { member, reason } of ended.failed)
+      process.stderr.write(`supervisor: could not stop ${member}: ${reason}\n`);
+  }
   context.output.result({ runId, outcome }, () => `Run ${runId}: ${outcome}.`);
   return undefined;
 };

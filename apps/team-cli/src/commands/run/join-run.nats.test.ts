@@ -201,4 +201,51 @@ describe.skipIf(missing !== undefined)('a run shared by two machines through NAT
     expect(tasks.json().tasks).toEqual([expect.objectContaining({ status: 'pending' })]);
     expect((tasks.json().tasks as { owner?: string }[])[0]?.owner).toBeUndefined();
   });
+
+  it('stops the member on B when the run is stopped from A', async () => {
+    const { repo, clone } = {
+      repo: path.join(folder, 'repo'),
+      clone: path.join(folder, 'repo-clone'),
+    };
+    const start = await team(homeA, [
+      'run',
+      'start',
+      'pair',
+      '--repo',
+      repo,
+      '--agent-cmd',
+      IDLE_AGENT,
+      '--elsewhere',
+      'w1',
+    ]);
+    expect(start.code, start.stdout + start.stderr).toBe(0);
+    const second = start.json().runId as string;
+    const joined = await team(homeB, [
+      'run',
+      'join',
+      second,
+      'w1',
+      '--repo',
+      clone,
+      '--agent-cmd',
+      IDLE_AGENT,
+    ]);
+    expect(joined.code, joined.stdout + joined.stderr).toBe(0);
+    const shown = await team(homeA, ['run', 'status', second]);
+    const members = (shown.json().status as { members: StatusMember[] }).members;
+    for (const member of members) started.push(pidOf(member.sessionId));
+    const w1 = pidOf(members.find((member) => member.name === 'w1')?.sessionId);
+    const stopped = await team(homeA, ['run', 'stop', second]);
+    expect(stopped.code, stopped.stdout + stopped.stderr).toBe(0);
+    // A does not signal B's process; B's supervisor stops it once it sees the run stopped.
+    expect(JSON.stringify(stopped.json().notSignalled)).toContain('w1');
+    await waitFor('w1 on B to end', async () => {
+      try {
+        process.kill(w1, 0);
+        return undefined;
+      } catch {
+        return true;
+      }
+    });
+  }, 180_000);
 });
