@@ -9,6 +9,8 @@ type Loader = () => Promise<CommandHandler>;
  */
 interface Access {
   userOnly?: string;
+  /** The command checks the store itself (`team doctor`) rather than failing before it runs. */
+  ownStore?: boolean;
 }
 
 /**
@@ -41,10 +43,19 @@ export async function main(argv: readonly string[]): Promise<number> {
       const options = command.optsWithGlobals() as Record<string, unknown>;
       const { createCommandContext } = await import('./command-context.js');
       let context: Awaited<ReturnType<typeof createCommandContext>> | undefined;
+      let store: { close(): Promise<void> } | undefined;
       try {
+        const home = typeof options.home === 'string' ? options.home : undefined;
+        if (access.ownStore !== true) {
+          // Before the caller's identity: a member is verified against its run's state,
+          // which lives in the selected store.
+          const { resolveHome } = await import('./caller-identity.js');
+          const { selectHomeStore } = await import('./store-selection/index.js');
+          store = await selectHomeStore({ home: resolveHome(home, process.env), env: process.env });
+        }
         context = await createCommandContext({
           json: options.json === true,
-          ...(typeof options.home === 'string' ? { home: options.home } : {}),
+          ...(home === undefined ? {} : { home }),
         });
         if (access.userOnly !== undefined) {
           const { requireUser } = await import('./command-access.js');
@@ -56,6 +67,9 @@ export async function main(argv: readonly string[]): Promise<number> {
         exitCode = (context?.output ?? createOutput({ json: options.json === true })).failure(
           error,
         );
+      } finally {
+        // A NATS connection keeps the process alive; the command is over.
+        await store?.close().catch(() => {});
       }
     };
 
@@ -106,7 +120,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       .command('doctor')
       .description("print the registry's doctor report")
       .option('--project <dir>', 'include the project config of <dir>'),
-  ).action(act(async () => (await import('./commands/doctor/index.js')).doctorCommand));
+  ).action(
+    act(async () => (await import('./commands/doctor/index.js')).doctorCommand, { ownStore: true }),
+  );
 
   const run = program.command('run').description('start, list, inspect and stop team runs');
   common(
@@ -135,10 +151,37 @@ export async function main(argv: readonly string[]): Promise<number> {
         'an acceptance criterion of the goal (repeat for more)',
         (value: string, previous: string[] = []) => [...previous, value],
       )
+      .option(
+        '--elsewhere <members>',
+        'leave these members (comma-separated) for another machine to join (shared store only)',
+        (value: string, previous: string[] = []) => [...previous, value],
+      )
       .option('--attach', 'supervise the run in the foreground until it ends'),
   ).action(
     act(async () => (await import('./commands/run/index.js')).runStartCommand, {
       userOnly: 'start a run',
+    }),
+  );
+  common(
+    run
+      .command('join <run> <members...>')
+      .description('run members of a shared run on this machine, each in its own worktree')
+      .requiredOption('--repo <dir>', "this machine's clone of the run's repository")
+      .option(
+        '--agent <preset>',
+        'the agent CLI of the members: claude|codex|opencode|gemini|teamkit-agent',
+      )
+      .option('--agent-cmd <template>', 'argv template of each member process, instead of a preset')
+      .addOption(
+        new Option(
+          '--agent-cmd-mode <mode>',
+          'whether the --agent-cmd template runs one turn or the whole run',
+        ).choices(['one-shot', 'long-lived']),
+      )
+      .option('--model <id>', "the model of the members, in the agent CLI's own words"),
+  ).action(
+    act(async () => (await import('./commands/run/join-run.js')).runJoinCommand, {
+      userOnly: 'join a run from this machine',
     }),
   );
   common(

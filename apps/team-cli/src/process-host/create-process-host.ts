@@ -4,6 +4,7 @@ import {
   type DeliverInput,
   type DeliveryOutcome,
   type InterruptOutcome,
+  localStoreForHome,
   openPrivateAppend,
   putDocument,
   readProcessFacts,
@@ -189,12 +190,18 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
             : { callerPaneId: options.tmux.callerPaneId }),
           logFile,
         });
-        // Whoever supervises the run later starts waiting members the same way.
-        await putDocument(store, memberPanesKey(root), MemberPanesSchema, {
-          version: 1,
-          socket: options.tmux.runner.socket ?? null,
-          callerPaneId: options.tmux.callerPaneId ?? null,
-        });
+        // Whoever supervises the run later starts waiting members the same way. The panes
+        // are this machine's, so their record stays in the home folder whatever the store.
+        await putDocument(
+          localStoreForHome(options.home),
+          memberPanesKey(root),
+          MemberPanesSchema,
+          {
+            version: 1,
+            socket: options.tmux.runner.socket ?? null,
+            callerPaneId: options.tmux.callerPaneId ?? null,
+          },
+        );
         const sessionId = processSessionId(pane.pid, startTimeOf(pane.pid, startedAt));
         started.set(sessionId, {
           sessionId,

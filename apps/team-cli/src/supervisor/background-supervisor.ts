@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import {
   checkRecordedProcess,
   isSameFolder,
+  localStoreForHome,
   openPrivateAppend,
   type ProcessCheck,
   type ProcessExpectation,
@@ -14,7 +15,6 @@ import {
   runKeys,
   type SignalOutcome,
   signalRecordedProcess,
-  storeForHome,
 } from '@teamkit/team-core';
 import { z } from 'zod';
 
@@ -46,7 +46,7 @@ function supervisorExpectation(home: string, runId: string): ProcessExpectation 
 /** Reads the record; anything but a readable `{ version, pid, startedAt }` document is none. */
 async function readRecord(home: string, runId: string): Promise<SupervisorRecord | undefined> {
   try {
-    return (await readDocument(storeForHome(home), recordKey(runId), SupervisorRecordSchema))
+    return (await readDocument(localStoreForHome(home), recordKey(runId), SupervisorRecordSchema))
       ?.value;
   } catch {
     // A corrupt record, a FIFO or a planted link: no supervisor is known, none is signalled.
@@ -105,7 +105,7 @@ export async function startBackgroundSupervisor(
   child.unref();
   const pid = child.pid ?? 0;
   const startedAt = readProcessFacts(pid)?.startedAt ?? spawnedAt;
-  await putDocument(storeForHome(home), recordKey(runId), SupervisorRecordSchema, {
+  await putDocument(localStoreForHome(home), recordKey(runId), SupervisorRecordSchema, {
     version: 1,
     pid,
     startedAt,

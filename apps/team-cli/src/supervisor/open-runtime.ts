@@ -25,11 +25,11 @@ async function readMemberPanes(
   home: string,
   runId: string,
 ): Promise<{ socket: string | null; callerPaneId: string | null } | undefined> {
-  const { readDocument, runKeys, storeForHome } = await import('@teamkit/team-core');
+  const { localStoreForHome, readDocument, runKeys } = await import('@teamkit/team-core');
   const { MemberPanesSchema, memberPanesKey } = await import('../process-host/member-panes.js');
   try {
     const stored = await readDocument(
-      storeForHome(home),
+      localStoreForHome(home),
       memberPanesKey(runKeys(runId).root),
       MemberPanesSchema,
     );
@@ -48,10 +48,16 @@ function socketOptions(socket: string | undefined): { socketPath?: string; socke
 }
 
 /** The runtime over the process host, as the `team` commands use it, and the settings it runs by. */
-export async function openProcessRuntime(
-  options: OpenProcessRuntimeOptions,
-): Promise<{ runtime: TeamRuntime; host: ProcessHost; settings: SettingsValues }> {
+export async function openProcessRuntime(options: OpenProcessRuntimeOptions): Promise<{
+  runtime: TeamRuntime;
+  host: ProcessHost;
+  settings: SettingsValues;
+  /** This machine's id when the home's runs live in a shared store (see `machineIdOf`). */
+  machine: string | undefined;
+}> {
   const settings = options.settings ?? (await loadCliSettings(options, options.project));
+  const { machineIdOf } = await import('./machine-id.js');
+  const machine = await machineIdOf(options.home);
   const { createTeamRuntime, createTmuxRunner } = await import('@teamkit/team-core');
   let runner: TmuxRunner | undefined;
   let callerPaneId = options.env.TMUX_PANE || undefined;
@@ -86,6 +92,7 @@ export async function openProcessRuntime(
     vocabularyFor: memberVocabularyFromLaunch(options.home),
     settings,
     resumeOnStart: options.resumeOnStart ?? false,
+    ...(machine === undefined ? {} : { machine }),
     ...(options.project === undefined ? {} : { project: options.project }),
     ...(runner === undefined || options.state?.tmuxLayout === undefined
       ? {}
@@ -96,5 +103,5 @@ export async function openProcessRuntime(
           },
         }),
   });
-  return { runtime, host, settings };
+  return { runtime, host, settings, machine };
 }

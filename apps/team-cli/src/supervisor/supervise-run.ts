@@ -12,6 +12,7 @@ import {
   WRITABLE_RUN_STATUSES,
 } from '@teamkit/team-core';
 import { readWaitingMarker } from '../process-host/index.js';
+import { beatMember, type HeartbeatJudge } from './member-heartbeats.js';
 
 /** Options for {@link superviseRun}. */
 export interface SuperviseRunOptions {
@@ -26,6 +27,10 @@ export interface SuperviseRunOptions {
   lock?: LockOptions;
   /** Where the supervisor says what it could not do; default standard error (its log file). */
   log?: (line: string) => void;
+  /** This machine, when the run is shared by several: see {@link SupervisePassOptions.machine}. */
+  machine?: string;
+  /** How members of other machines are judged; required with `machine`. */
+  heartbeats?: HeartbeatJudge;
 }
 
 /**
@@ -52,6 +57,8 @@ export async function superviseRun(options: SuperviseRunOptions): Promise<Superv
     const outcome = await superviseOnce(runtime, runId, {
       ...(options.lock === undefined ? {} : { lock: options.lock }),
       ...(options.log === undefined ? {} : { log: options.log }),
+      ...(options.machine === undefined ? {} : { machine: options.machine }),
+      ...(options.heartbeats === undefined ? {} : { heartbeats: options.heartbeats }),
     });
     await options.onPass?.();
     if (outcome !== undefined) return outcome;
@@ -72,6 +79,14 @@ export async function superviseRun(options: SuperviseRunOptions): Promise<Superv
 export interface SupervisePassOptions {
   lock?: LockOptions;
   log?: (line: string) => void;
+  /**
+   * This machine's id when the run's state is shared by several machines: members whose
+   * process runs here are checked by pid and get a heartbeat each pass; members of other
+   * machines are judged by their heartbeat (`heartbeats`), and their idle marks are left to
+   * their own machine's supervisor.
+   */
+  machine?: string;
+  heartbeats?: HeartbeatJudge;
 }
 
 async function setStatusIf(
@@ -119,7 +134,23 @@ export async function superviseOnce(
   for (const member of state.members) {
     if (member.sessionId === undefined || member.sessionId === state.leadSessionId) continue;
     if (!WORKING.includes(member.status)) continue;
-    if (!(await runtime.host.isAlive(member.sessionId))) {
+    const { machine, heartbeats } = pass;
+    const remote =
+      machine !== undefined &&
+      heartbeats !== undefined &&
+      member.machine !== undefined &&
+      member.machine !== machine;
+    const alive = remote
+      ? await heartbeats.isAlive(runId, member.name, member.sessionId)
+      : await runtime.host.isAlive(member.sessionId);
+    if (alive && machine !== undefined && !remote) {
+      try {
+        await beatMember(runId, member.name, { machine, sessionId: member.sessionId, home });
+      } catch (error) {
+        log(`supervisor: could not write the heartbeat of ${member.name}: ${messageOf(error)}`);
+      }
+    }
+    if (!alive) {
       if (member.isLead) {
         leadGone = true;
         continue;
@@ -130,7 +161,16 @@ export async function superviseOnce(
         (candidate) => candidate.name === member.name,
       );
       if (now === undefined || !WORKING.includes(now.status)) continue;
-      await markErrored(home, runId, member.name, stateOptions, log);
+      await markErrored(
+        home,
+        runId,
+        member.name,
+        stateOptions,
+        log,
+        remote
+          ? `no heartbeat from machine ${member.machine} for longer than the stale period`
+          : undefined,
+      );
       if (lead !== undefined) {
         try {
           await createTaskList({
@@ -144,7 +184,7 @@ export async function superviseOnce(
       }
       continue;
     }
-    if (member.isLead) continue;
+    if (member.isLead || remote) continue;
     const waiting = (await readWaitingMarker(home, runId, member.name)) !== undefined;
     if (member.status === 'running' && waiting)
       await setStatusIf(home, runId, member.name, 'running', 'idle', lock);
@@ -177,12 +217,10 @@ async function markErrored(
   member: string,
   options: { actor: string; lock?: LockOptions },
   log: (line: string) => void,
+  reason = 'the member process exited without an approved shutdown',
 ): Promise<void> {
   try {
-    await transitionMember(home, runId, member, 'errored', {
-      ...options,
-      reason: 'the member process exited without an approved shutdown',
-    });
+    await transitionMember(home, runId, member, 'errored', { ...options, reason });
   } catch (error) {
     // A member that meanwhile finished (terminated) cannot become errored; that is fine.
     if (isTeamkitError(error, 'INVALID_TRANSITION')) return;

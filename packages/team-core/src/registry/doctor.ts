@@ -8,6 +8,7 @@ import type {
   ResolvedSetting,
   UnknownSettingKey,
 } from './settings.js';
+import { shownSettingValue } from './settings.js';
 import {
   type DefaultLead,
   type LoadTeamLibraryOptions,
@@ -67,10 +68,19 @@ export function createDoctorReport(
     ...(library.defaultLead === undefined ? {} : { defaultLead: library.defaultLead }),
     shadows: library.shadows,
     skipped: library.skipped,
-    settings: library.settings.entries,
-    ignoredRedLine: library.settings.ignoredRedLine,
+    settings: library.settings.entries.map((entry) => ({
+      ...entry,
+      value: shownSettingValue(entry.key, entry.value),
+    })),
+    ignoredRedLine: library.settings.ignoredRedLine.map((item) => ({
+      ...item,
+      value: shownSettingValue(item.key, item.value),
+    })),
     unknownKeys: library.settings.unknownKeys,
-    invalidSettings: library.settings.invalid,
+    invalidSettings: library.settings.invalid.map((item) => ({
+      ...item,
+      value: shownSettingValue(item.key, item.value),
+    })),
     warnings: library.warnings.filter(
       (warning) => warning.topic === 'source' || warning.topic === 'team',
     ),

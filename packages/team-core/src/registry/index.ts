@@ -30,7 +30,7 @@ export type {
   SettingsValues,
   UnknownSettingKey,
 } from './settings.js';
-export { RETIRED_SETTINGS, resolveSettings, SETTINGS } from './settings.js';
+export { RETIRED_SETTINGS, resolveSettings, SETTINGS, shownSettingValue } from './settings.js';
 export type {
   DefaultLead,
   EffectiveTeam,

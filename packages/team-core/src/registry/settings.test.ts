@@ -1,7 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
-import { RETIRED_SETTINGS, resolveSettings, SETTINGS, type SettingKey } from './settings.js';
+import {
+  RETIRED_SETTINGS,
+  resolveSettings,
+  SETTINGS,
+  type SettingKey,
+  shownSettingValue,
+} from './settings.js';
 import { loadTeamLibrary } from './team-library.js';
 import {
   configJson,
@@ -273,5 +279,18 @@ describe('settings through loadTeamLibrary', () => {
       'INVALID_CONFIG',
     ]);
     expect(await snapshotTree(root)).toEqual(before);
+  });
+});
+
+describe('shownSettingValue', () => {
+  it('hides passwords and tokens in store URLs, in reports and in refusal messages', () => {
+    expect(shownSettingValue('store.url', 'nats://teamkit:s3cret@h:4222,nats://tok3n@g:4222')).toBe(
+      'nats://teamkit:***@h:4222,nats://***@g:4222',
+    );
+    expect(shownSettingValue('tmux.enabled', 'on')).toBe('on');
+    const resolved = resolveSettings([
+      { scope: 'project', file: 'p.json', settings: { 'store.url': 'nats://u:s3cret@h:1' } },
+    ]);
+    expect(resolved.ignoredRedLine[0]?.message).not.toContain('s3cret');
   });
 });

@@ -23,6 +23,21 @@ export interface SettingDefinition<T> {
   loosens?: (value: T, current: T) => boolean;
   /** Where the value is read, as shown in docs: every setting is consumed somewhere. */
   readBy: string;
+  /** For values that may carry a secret: the value as reports and messages show it. */
+  redact?: (value: unknown) => unknown;
+}
+
+/** Hides the password or token of `scheme://user:password@host` URLs in a value. */
+function redactUrlSecrets(value: unknown): unknown {
+  return typeof value === 'string'
+    ? value.replace(/\/\/([^:@/,]*):[^@/,]*@/g, '//$1:***@').replace(/\/\/[^:@/,]+@/g, '//***@')
+    : value;
+}
+
+/** A setting's value as reports show it: secrets in it (a password in a URL) hidden. */
+export function shownSettingValue(key: string, value: unknown): unknown {
+  const definition = (SETTINGS as Record<string, SettingDefinition<unknown>>)[key];
+  return definition?.redact === undefined ? value : definition.redact(value);
 }
 
 function defineSetting<T>(
@@ -96,6 +111,23 @@ export const SETTINGS = {
     description: 'Hours the folder of a failed run is kept for inspection before sweeping.',
     readBy: '`team run sweep`',
     redLine: false,
+  }),
+  'store.url': defineSetting({
+    schema: z.string().regex(/^(file|((nats|tls):\/\/[^\s,]+)(,(nats|tls):\/\/[^\s,]+)*)$/),
+    type: 'file, or nats:// or tls:// URLs (comma-separated)',
+    default: 'file',
+    description: 'Where runs live: the home folder, or a NATS JetStream server shared by machines.',
+    readBy: 'every `team` command; `TEAMKIT_STORE` overrides it',
+    redLine: true,
+    redact: redactUrlSecrets,
+  }),
+  'store.credsFile': defineSetting({
+    schema: z.string(),
+    type: 'path, or empty',
+    default: '',
+    description: 'NATS credentials: a .creds file (user JWT and seed) or an nkey seed file.',
+    readBy: 'every `team` command; `TEAMKIT_STORE_CREDS` overrides it',
+    redLine: true,
   }),
 } as const;
 
@@ -236,7 +268,7 @@ export function resolveSettings(layers: readonly SettingsLayer[]): ResolvedSetti
           value: raw,
           scope: layer.scope,
           file: layer.file,
-          message: `setting "${key}" in ${layer.file} must be ${definition.type}; got ${JSON.stringify(raw)}. The ${entries.get(key)?.source} value stays.`,
+          message: `setting "${key}" in ${layer.file} must be ${definition.type}; got ${JSON.stringify(shownSettingValue(key, raw))}. The ${entries.get(key)?.source} value stays.`,
         });
         continue;
       }
@@ -250,7 +282,7 @@ export function resolveSettings(layers: readonly SettingsLayer[]): ResolvedSetti
           key,
           value: parsed.data,
           file: layer.file,
-          message: `project setting "${key}" = ${JSON.stringify(parsed.data)} in ${layer.file} was ignored: it loosens a guard, which only the global config may do.`,
+          message: `project setting "${key}" = ${JSON.stringify(shownSettingValue(key, parsed.data))} in ${layer.file} was ignored: it loosens a guard, which only the global config may do.`,
         });
         continue;
       }

@@ -45,6 +45,12 @@ export interface TeamRuntimeOptions {
   /** Create git worktrees for members that want one (default true when a repo is given). */
   worktrees?: boolean;
   /**
+   * This machine's id when the run's state is shared by several machines: members it
+   * spawns are recorded as running here, and pending members placed on another machine
+   * are left for that machine to start.
+   */
+  machine?: string;
+  /**
    * How this adapter's members read mail, send, claim and so on, in the words the team
    * protocol puts in their prompts. Default: the member client's method names.
    */
@@ -135,6 +141,7 @@ export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<Te
     vocabulary: options.vocabulary ?? MEMBER_CLIENT_VOCABULARY,
     ...(options.vocabularyFor === undefined ? {} : { vocabularyFor: options.vocabularyFor }),
     worktrees: options.worktrees !== false,
+    ...(options.machine === undefined ? {} : { machine: options.machine }),
   });
   const seams = { store, now, lock };
   const spawner = createSpawner(ctx);

@@ -51,6 +51,15 @@ export const RunMemberSchema = z.strictObject({
   /** The commit the member's worktree started from; its work counts as saved once merged there. */
   baseRef: z.string().optional(),
   tmuxPaneId: z.string().optional(),
+  /**
+   * The machine whose Teamkit home runs the member's process, when the run's state is shared
+   * by several machines (a NATS store): its id, or `elsewhere` for a member left for another
+   * machine to join (`team run join`). Absent: the machine that started the run.
+   */
+  machine: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,63}$/)
+    .optional(),
   lastSeenAt: TimestampSchema.optional(),
   pendingDeliveryIds: z.array(z.uuid()).default([]),
   turns: z.number().int().nonnegative().default(0),

@@ -1,4 +1,5 @@
 export { assertLegalStateChange } from './legal-state-change.js';
+export { ELSEWHERE, placeMembers } from './member-placement.js';
 export type {
   PermissionDecision,
   PermissionOptions,

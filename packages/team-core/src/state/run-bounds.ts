@@ -133,6 +133,8 @@ export async function recordTurn(
 export interface StartMemberInput {
   /** The host session now running the member. */
   sessionId: string;
+  /** The machine that runs it, when the run is shared by several (see `RunMember.machine`). */
+  machine?: string;
 }
 
 /**
@@ -148,7 +150,7 @@ export async function startMember(
 ): Promise<RuntimeState> {
   const { now } = resolveStateOptions(home, options);
   parseInput(MemberArgument, member, 'the member name');
-  const { sessionId } = parseInput(StartMemberInputSchema, input, 'the start');
+  const { sessionId, machine } = parseInput(StartMemberInputSchema, input, 'the start');
   return updateRunState(
     home,
     runId,
@@ -157,6 +159,7 @@ export async function startMember(
       assertCanSpawn(draft, { now: now() });
       target.status = 'running';
       target.sessionId = sessionId;
+      if (machine !== undefined) target.machine = machine;
       target.lastSeenAt = now();
       return draft;
     },

@@ -56,7 +56,13 @@ export const MutationArgument = z.custom<(...args: never[]) => unknown>(
 );
 
 /** What `startMember` accepts. */
-export const StartMemberInputSchema = z.object({ sessionId: z.string() });
+export const StartMemberInputSchema = z.object({
+  sessionId: z.string(),
+  machine: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,63}$/)
+    .optional(),
+});
 
 /** What `addMember` accepts. */
 export const AddMemberInputSchema = z.object({

@@ -20,7 +20,12 @@ export {
   retryWhileBusy,
   unlinkWithRetry,
 } from './fs-retry.js';
-export { storeForHome } from './home-store.js';
+export {
+  isSharedStoreForHome,
+  localStoreForHome,
+  storeForHome,
+  useStoreForHome,
+} from './home-store.js';
 export type { MemoryStore, MemoryStoreOptions } from './memory-store/create-memory-store.js';
 export { createMemoryStore } from './memory-store/create-memory-store.js';
 export { openPrivateAppend, writePrivateFile } from './private-files.js';

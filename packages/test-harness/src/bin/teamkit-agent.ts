@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { markWaiting } from '@teamkit/team-core';
+import { loadSettings, markWaiting } from '@teamkit/team-core';
 import {
   type AgentEnvironment,
   createAgentActions,
@@ -87,6 +87,18 @@ async function main(): Promise<number> {
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
 
+  // This scripted agent reaches its run through the home folder; a run kept in a shared
+  // store (TEAMKIT_STORE, the store.url setting) is out of its reach: say so plainly.
+  const home = process.env.TEAMKIT_HOME;
+  const selected =
+    process.env.TEAMKIT_STORE ||
+    (home ? (await loadSettings({ home, env: process.env })).values['store.url'] : 'file');
+  if (selected !== 'file') {
+    process.stderr.write(
+      'teamkit-agent works with runs kept in the home folder only; this run lives in a shared store (TEAMKIT_STORE or the store.url setting). Start its members with an agent CLI (--agent claude|codex|opencode|gemini, or --agent-cmd).\n',
+    );
+    return 2;
+  }
   const actions = createAgentActions(waitingEnvironment(process.env, controller.signal));
   const state = await actions.client.state();
   const me = state.members.find((member) => member.name === actions.name);

@@ -54,7 +54,7 @@ export const runStartCommand: CommandHandler = async (context, [team], options) 
     noTmuxFlag: options.tmux === false,
     insideTmux: Boolean(context.env.TMUX),
   });
-  const { runtime } = await openProcessRuntime({
+  const { runtime, machine } = await openProcessRuntime({
     home: context.home,
     env: context.env,
     tmux,
@@ -62,6 +62,15 @@ export const runStartCommand: CommandHandler = async (context, [team], options) 
     resumeOnStart: true,
     ...(project === undefined ? {} : { project }),
   });
+  const elsewhere = listOption(options.elsewhere);
+  if (elsewhere.length > 0 && machine === undefined) {
+    const { TeamkitError } = await import('@teamkit/team-core');
+    throw new TeamkitError(
+      'INVALID_INPUT',
+      '--elsewhere leaves members for another machine to join, which needs the runs in a shared store: set TEAMKIT_STORE (or the store.url setting) to a NATS server.',
+      { details: { elsewhere } },
+    );
+  }
   const { goalOf } = await import('./run-start-goal.js');
   const goal = goalOf(options);
   const { randomUUID } = await import('node:crypto');
@@ -73,6 +82,7 @@ export const runStartCommand: CommandHandler = async (context, [team], options) 
     runId,
     ...(repo === undefined ? {} : { repo }),
     ...(goal === undefined ? {} : { goal }),
+    ...(elsewhere.length === 0 ? {} : { elsewhere }),
   });
   const { output } = context;
   const summary = {
@@ -88,11 +98,13 @@ export const runStartCommand: CommandHandler = async (context, [team], options) 
     const controller = new AbortController();
     const onSignal = () => controller.abort();
     process.once('SIGINT', onSignal);
+    const { machineSupervision } = await import('../../supervisor/member-heartbeats.js');
     const outcome = await superviseRun({
       runtime,
       runId: result.runId,
       signal: controller.signal,
       lock: { timeoutMs: settings['lock.timeoutMs'] },
+      ...machineSupervision(context.home, machine, context.env),
     });
     process.off('SIGINT', onSignal);
     output.result(
@@ -322,11 +334,12 @@ export const runSuperviseCommand: CommandHandler = async (context, [run]) => {
   await assertProcessHosted(state, 'supervise');
   const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');
   const { superviseRun } = await import('../../supervisor/supervise-run.js');
-  const { runtime, settings } = await openProcessRuntime({
+  const { runtime, host, settings, machine } = await openProcessRuntime({
     home: context.home,
     env: context.env,
     state,
   });
+  const { machineSupervision } = await import('../../supervisor/member-heartbeats.js');
   const { recordedSessionNonces, stopStraySpawns } = await import(
     '../../process-host/spawn-records.js'
   );
@@ -342,9 +355,17 @@ export const runSuperviseCommand: CommandHandler = async (context, [run]) => {
     runId,
     signal: controller.signal,
     lock: { timeoutMs: settings['lock.timeoutMs'] },
+    ...machineSupervision(context.home, machine, context.env),
   });
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
+  if (outcome === 'stopped' && machine !== undefined) {
+    // Stopped from another machine, which does not signal this machine's processes.
+    const { stopMachineMembers } = await import('../../supervisor/stop-machine-members.js');
+    const ended = await stopMachineMembers(host, await readRunState(context.home, runId), machine);
+    for (const { member, reason } of ended.failed)
+      process.stderr.write(`supervisor: could not stop ${member}: ${reason}\n`);
+  }
   context.output.result({ runId, outcome }, () => `Run ${runId}: ${outcome}.`);
   return undefined;
 };
@@ -397,3 +418,12 @@ export const runInterruptCommand: CommandHandler = async (context, [run, member]
   );
   return undefined;
 };
+
+/** The members of a repeatable, comma-separated option (`--elsewhere w1,w2 --elsewhere w3`). */
+function listOption(value: unknown): string[] {
+  const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  return values
+    .flatMap((entry) => String(entry).split(','))
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}

@@ -37,6 +37,8 @@ export interface RuntimeContext {
   readonly env: NodeJS.ProcessEnv | undefined;
   /** Whether members that want a worktree get one (when a repository is given). */
   readonly worktrees: boolean;
+  /** This runtime's machine, when the run is shared by several (see `RunMember.machine`). */
+  readonly machine: string | undefined;
   mailbox(runId: string): Mailbox;
   tasks(runId: string): TaskList;
   /** Appends one runtime event to the run's log. */
@@ -68,6 +70,7 @@ export interface RuntimeContextInput {
   project?: string;
   env?: NodeJS.ProcessEnv;
   worktrees: boolean;
+  machine?: string;
   settings?: Partial<SettingsValues>;
 }
 
@@ -101,6 +104,7 @@ export function createRuntimeContext(input: RuntimeContextInput): RuntimeContext
     project: input.project,
     env: input.env,
     worktrees: input.worktrees,
+    machine: input.machine,
     mailbox: (runId) => createMailbox({ home, runId, ...seams }),
     tasks: (runId) => createTaskList({ home, runId, ...seams }),
     event: (runId, type, ids = [], data) =>

@@ -91,7 +91,13 @@ export function createSpawner(ctx: RuntimeContext): Spawner {
       ...(state.leadSessionId === undefined ? {} : { leadSessionId: state.leadSessionId }),
     });
     try {
-      await startMember(ctx.home, state.runId, member.name, { sessionId }, ctx.stateOptions);
+      await startMember(
+        ctx.home,
+        state.runId,
+        member.name,
+        { sessionId, ...(ctx.machine === undefined ? {} : { machine: ctx.machine }) },
+        ctx.stateOptions,
+      );
     } catch (error) {
       // The bound check lost a race with another start: do not leave a session nobody tracks.
       const stopped = await stopSession(ctx.host, sessionId);
@@ -116,7 +122,11 @@ export function createSpawner(ctx: RuntimeContext): Spawner {
       const state = await readRunState(ctx.home, runId, ctx.stateOptions);
       if (!SPAWNING_RUN_STATUSES.includes(state.status)) return spawned;
       const next = state.members.find(
-        (member) => member.status === 'pending' && member.sessionId === undefined,
+        (member) =>
+          member.status === 'pending' &&
+          member.sessionId === undefined &&
+          // A member placed on another machine is that machine's to start.
+          (member.machine === undefined || member.machine === ctx.machine),
       );
       if (next === undefined) return spawned;
       const running = state.members.filter(

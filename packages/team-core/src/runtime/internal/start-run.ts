@@ -7,6 +7,7 @@ import {
   transitionRun,
   updateRunState,
 } from '../../state/index.js';
+import { ELSEWHERE, placeMembers } from '../../state/member-placement.js';
 import { runPaths } from '../../storage/index.js';
 import { runKeys } from '../../storage/run-keys.js';
 import { putDocument } from '../../storage/store-documents.js';
@@ -42,6 +43,11 @@ export interface StartRunOptions {
    * run completes only when each criterion has evidence or a waiver.
    */
   goal?: { text: string; criteria?: readonly string[] };
+  /**
+   * Members another machine will run (`team run join`): they stay `pending`, placed
+   * `elsewhere`, get no worktree here and are never spawned by this runtime.
+   */
+  elsewhere?: readonly string[];
 }
 
 /** What {@link TeamRuntime.startRun} made. */
@@ -89,7 +95,9 @@ async function createWorktrees(
   spec: { members: readonly { name: string; worktree: boolean }[] },
   options: StartRunOptions & { repo: string },
 ): Promise<RuntimeState | undefined> {
-  const wishes = spec.members.filter((member) => member.worktree);
+  const wishes = spec.members.filter(
+    (member) => member.worktree && !(options.elsewhere ?? []).includes(member.name),
+  );
   if (wishes.length === 0) return undefined;
   const git = createGitRunner();
   const repoRoot = await resolveRepoRoot(git, options.repo);
@@ -210,6 +218,8 @@ export async function startRun(
   };
   try {
     await putDocument(ctx.store, runKeys(runId).team, TeamSpecSchema, spec);
+    if (options.elsewhere !== undefined && options.elsewhere.length > 0)
+      state = await placeMembers(ctx.home, runId, options.elsewhere, ELSEWHERE, ctx.stateOptions);
     if (options.repo !== undefined && ctx.worktrees)
       state =
         (await createWorktrees(ctx, runId, spec, { ...options, repo: options.repo })) ?? state;

@@ -1,0 +1,9 @@
+export type { SelectedStore } from './select-home-store.js';
+export { selectHomeStore } from './select-home-store.js';
+export type { StoreSelection } from './store-selection.js';
+export {
+  readStoreSelection,
+  STORE_CREDS_VARIABLE,
+  STORE_TLS_VARIABLES,
+  STORE_VARIABLE,
+} from './store-selection.js';

@@ -1,0 +1,58 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { CommandContext } from '../command-context.js';
+import { readStoreSelection, STORE_VARIABLE, type StoreSelection } from './store-selection.js';
+
+/**
+ * Whether the home's global config could set `store.url` or `store.credsFile` (dotted or
+ * nested, both spell "store"); an unreadable one goes to the full settings load, which
+ * reports it.
+ */
+async function mayNameStore(home: string): Promise<boolean> {
+  try {
+    return (await readFile(path.join(home, 'config.json'), 'utf8')).includes('store');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+}
+
+/** The store a command opened for its home, and how to let it go when the command ends. */
+export interface SelectedStore {
+  readonly selection: StoreSelection;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the store that holds the runs of the command's home and makes it the store of
+ * that home for the whole process (`useStoreForHome`): the one place the CLI picks it.
+ * The file store needs nothing; a NATS server is connected here, so a server that cannot
+ * be reached fails the command with `STORE_UNAVAILABLE` before it does anything.
+ */
+export async function selectHomeStore(
+  context: Pick<CommandContext, 'home' | 'env'>,
+): Promise<SelectedStore> {
+  if (!context.env[STORE_VARIABLE] && !(await mayNameStore(context.home))) {
+    // The common case, kept cheap: no variable, and a config that cannot name a store.
+    return { selection: { kind: 'file', source: 'default' }, close: async () => {} };
+  }
+  const { loadCliSettings } = await import('../cli-settings.js');
+  const settings = await loadCliSettings(context);
+  const selection = await readStoreSelection(
+    { url: settings['store.url'], credsFile: settings['store.credsFile'] },
+    context.env,
+  );
+  if (selection.kind === 'file') return { selection, close: async () => {} };
+  const [{ createNatsStore }, { useStoreForHome }] = await Promise.all([
+    import('@teamkit/store-nats'),
+    import('@teamkit/team-core'),
+  ]);
+  const store = await createNatsStore({ ...selection.options, name: 'teamkit-cli' });
+  useStoreForHome(context.home, store);
+  return {
+    selection,
+    close: async () => {
+      useStoreForHome(context.home, undefined);
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+
+const MachineSchema = z.strictObject({ version: z.literal(1), id: z.string() });
+const MACHINE_KEY = 'machine.json';
+
+/**
+ * This Teamkit home's machine id when its runs live in a shared store (`TEAMKIT_STORE`),
+ * else `undefined`: with the file store every member runs on this machine. The id is made
+ * once and kept in the home's own folder (never in the shared store), so two homes are two
+ * machines even on one box.
+ */
+export async function machineIdOf(home: string): Promise<string | undefined> {
+  const { createDocument, isSharedStoreForHome, isTeamkitError, localStoreForHome, readDocument } =
+    await import('@teamkit/team-core');
+  if (!isSharedStoreForHome(home)) return undefined;
+  const store = localStoreForHome(home);
+  const stored = await readDocument(store, MACHINE_KEY, MachineSchema);
+  if (stored !== undefined) return stored.value.id;
+  const id = `m-${randomUUID().slice(0, 18)}`;
+  try {
+    await createDocument(store, MACHINE_KEY, MachineSchema, { version: 1, id });
+    return id;
+  } catch (error) {
+    // Another command of this home made it first: use theirs.
+    if (!isTeamkitError(error, 'ALREADY_EXISTS')) throw error;
+    return (await readDocument(store, MACHINE_KEY, MachineSchema))?.value.id;
+  }
+}
