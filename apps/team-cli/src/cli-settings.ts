@@ -1,12 +1,11 @@
 import type { SettingsValues } from '@teamkit/team-core';
-import type { CommandContext } from './command-context.js';
 
 /**
  * Teamkit's settings as a command sees them: the global config of the command's home,
  * plus the project's config when the command was given `--project`.
  */
 export async function loadCliSettings(
-  context: Pick<CommandContext, 'home' | 'env'>,
+  context: { readonly home: string; readonly env: NodeJS.ProcessEnv },
   project?: string,
 ): Promise<SettingsValues> {
   const { loadSettings } = await import('@teamkit/team-core');

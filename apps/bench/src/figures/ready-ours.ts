@@ -1,8 +1,14 @@
 import { createTaskList } from '@teamkit/team-core';
 import type { NotAvailable } from '../not-available.js';
 import { BENCH_LOCK, ensureBenchRun } from './bench-run.js';
-import type { ReadyQueueTask } from './ready.js';
 import { seedTasks } from './seed-tasks.js';
+
+/** One task of the ready-queue fixture. */
+export interface ReadyQueueTask {
+  id: string;
+  dependsOn: string[];
+  status: 'pending' | 'completed';
+}
 
 /** Teamkit's task list as the ready-queue figure uses it. */
 export interface ReadySubject {

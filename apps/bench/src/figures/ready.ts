@@ -1,18 +1,11 @@
 import type { FigureDefinition, RoundSettings } from '../figure.js';
 import { isNotAvailable } from '../not-available.js';
-import { createOursReadySubject } from './ready-ours.js';
+import { createOursReadySubject, type ReadyQueueTask } from './ready-ours.js';
 
 /** Sizes of the ready-queue figure. */
 export interface ReadySettings extends RoundSettings {
   tasks: number;
   callsPerRound: number;
-}
-
-/** One task of the ready-queue fixture. */
-export interface ReadyQueueTask {
-  id: string;
-  dependsOn: string[];
-  status: 'pending' | 'completed';
 }
 
 /**

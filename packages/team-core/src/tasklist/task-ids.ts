@@ -1,6 +1,5 @@
 import { TeamkitError } from '../errors/index.js';
 import { TaskIdSchema } from '../schema/index.js';
-import type { TaskStorage } from './task-storage.js';
 
 /** Orders task ids as numbers ("2" before "10"). */
 export function byNumericId(a: string, b: string): number {
@@ -27,7 +26,10 @@ export function assertTaskIds(ids: readonly string[]): void {
  * Deleted tasks stay as tombstones, so a missing, corrupt or stale watermark is rebuilt
  * from the files.
  */
-export async function nextTaskId(tasks: TaskStorage): Promise<string> {
+export async function nextTaskId(tasks: {
+  listTaskIds(): Promise<string[]>;
+  readWatermark(): Promise<number>;
+}): Promise<string> {
   const highestFile = (await tasks.listTaskIds()).at(-1);
   const watermark = await tasks.readWatermark();
   return String(Math.max(watermark, highestFile === undefined ? 0 : Number(highestFile)) + 1);
