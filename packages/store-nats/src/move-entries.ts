@@ -184,6 +184,13 @@ export function createEntryMover(closer: IntentCloser, now: () => number = Date.
             missing.add(id);
             return;
           }
+          // Checked against the revision the move's compare-and-set is conditional on: an
+          // entry changed since is read again, and checked again, in the next round.
+          const { changedAtOrBefore } = options;
+          if (changedAtOrBefore !== undefined && entry.changedAt > changedAtOrBefore) {
+            missing.add(id);
+            return;
+          }
           (isPending(entry.state) === isPending(to) ? within : across).push({ id, entry });
         });
         await mapLimited(within, async ({ id, entry }) => {
