@@ -61,10 +61,13 @@ const MIN_PREFIX = 4;
  * checks, so listing stays cheap), or the shared store's when the runs live there.
  */
 export async function listRunIds(home: string): Promise<string[]> {
-  const { isSharedStoreForHome, storeForHome } = await import('@teamkit/team-core');
-  if (isSharedStoreForHome(home)) {
-    const names = await storeForHome(home).list('runtime');
-    return names.filter((name) => /^[0-9a-zA-Z][0-9a-zA-Z-]*$/.test(name));
+  const { usesSharedStore } = await import('./store-selection/select-home-store.js');
+  if (usesSharedStore()) {
+    const { isSharedStoreForHome, storeForHome } = await import('@teamkit/team-core');
+    if (isSharedStoreForHome(home)) {
+      const names = await storeForHome(home).list('runtime');
+      return names.filter((name) => /^[0-9a-zA-Z][0-9a-zA-Z-]*$/.test(name));
+    }
   }
   try {
     const entries = await readdir(path.join(home, 'runtime'), { withFileTypes: true });
@@ -75,6 +78,7 @@ export async function listRunIds(home: string): Promise<string[]> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     // The home or runtime/ is a file, unreadable, ...: the store names what is wrong with a
     // typed error (loaded only on this path, so listing stays cheap).
+    const { storeForHome } = await import('@teamkit/team-core');
     await storeForHome(home).list('runtime');
     throw error;
   }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { NatsCredentials, NatsStoreOptions, NatsTlsOptions } from '@teamkit/store-nats';
-import { TeamkitError } from '@teamkit/team-core';
+import { TeamkitError } from '@teamkit/team-core/errors';
 
 /** The variable that selects the store of a home's runs; it overrides the `store.url` setting. */
 export const STORE_VARIABLE = 'TEAMKIT_STORE';
