@@ -23,7 +23,7 @@ async function plantTeam(
     name,
     joinedAt: 1_796_128_941_796,
     tmuxPaneId: name === 'team-lead' ? 'leader' : 'in-process',
-    cwd: '/work/project',
+    cwd: '/projects/app',
     subscriptions: [],
     backendType: 'in-process',
   });

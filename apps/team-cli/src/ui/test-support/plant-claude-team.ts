@@ -23,7 +23,7 @@ export async function plantClaudeTeam(
     ...(name === 'team-lead' ? { agentType: 'team-lead' } : { color: 'blue', model: 'opus' }),
     joinedAt: 1_796_128_941_796,
     tmuxPaneId: name === 'team-lead' ? 'leader' : 'in-process',
-    cwd: '/work/project',
+    cwd: '/projects/app',
     subscriptions: [],
     backendType: 'in-process',
   });
