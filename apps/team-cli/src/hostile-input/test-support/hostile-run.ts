@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,6 +44,28 @@ function git(cwd: string, args: string[]): void {
     ],
     { cwd, stdio: 'ignore' },
   );
+}
+
+/**
+ * SIGKILLs every process whose environment names `home` as its Teamkit home: the world's
+ * own members, left running when a planted file kept `run stop` from finding them.
+ */
+function killProcessesOfHome(home: string): void {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return;
+  }
+  for (const pid of pids.map(Number)) {
+    if (pid === process.pid) continue;
+    try {
+      const environ = readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0');
+      if (environ.includes(`TEAMKIT_HOME=${home}`)) process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone already, or not ours to read.
+    }
+  }
 }
 
 /**
@@ -97,6 +119,8 @@ export async function createHostileWorld(): Promise<HostileWorld> {
     env: (runId, member) => memberEnvironment(home, runId, member),
     async cleanup() {
       for (const runId of runs) await team(['run', 'stop', runId, '--force', '--json']);
+      // A planted run state can keep `run stop` from knowing its members' processes.
+      killProcessesOfHome(home);
       await rm(root, { recursive: true, force: true, maxRetries: 3 });
     },
   };
