@@ -37,15 +37,15 @@ export function ownBin(): string {
   return realOrSelf(fileURLToPath(new URL('../../bin.js', import.meta.url)));
 }
 
-function checkTool(
+/** A program found at `file` (or not): its version from `flag`, or what to do. */
+function checkFile(
   name: string,
-  flag: string,
-  optional: boolean,
-  missing: string,
+  file: string | undefined,
+  check: { flag: string; optional: boolean; missing: string; reinstall: string },
   env: NodeJS.ProcessEnv,
 ): ProgramCheck {
-  const file = findOnPath(name, env);
-  if (file === undefined) return { name, optional, found: false, advice: missing };
+  const { flag, optional } = check;
+  if (file === undefined) return { name, optional, found: false, advice: check.missing };
   const version = versionOf(file, flag, env);
   return {
     name,
@@ -53,9 +53,19 @@ function checkTool(
     found: true,
     path: file,
     ...(version === undefined
-      ? { advice: `${file} did not answer ${flag}; reinstall ${name}` }
+      ? { advice: `${file} did not answer ${flag}; reinstall ${check.reinstall}` }
       : { version }),
   };
+}
+
+function checkTool(
+  name: string,
+  flag: string,
+  optional: boolean,
+  missing: string,
+  env: NodeJS.ProcessEnv,
+): ProgramCheck {
+  return checkFile(name, findOnPath(name, env), { flag, optional, missing, reinstall: name }, env);
 }
 
 /**
@@ -94,28 +104,20 @@ function checkTeamBin(env: NodeJS.ProcessEnv, self: string): ProgramCheck {
  * version; optional one by one, since a team needs only the agents it names.
  */
 function checkPresets(env: NodeJS.ProcessEnv): ProgramCheck[] {
-  const checks: ProgramCheck[] = [];
-  for (const preset of Object.values(AGENT_PRESETS)) {
-    if (preset.install === undefined) continue;
+  return Object.values(AGENT_PRESETS).flatMap((preset) => {
+    if (preset.install === undefined) return [];
     const { packageName, checkedVersion } = preset.install;
     const missing = `the ${preset.name} preset's \`${preset.program}\` is not on PATH; members with --agent ${preset.name} need it: npm install -g ${packageName}@${checkedVersion} (the version Teamkit is tested with)`;
     const file = locatePresetProgram(preset, env);
-    if (file === undefined) {
-      checks.push({ name: preset.program, optional: true, found: false, advice: missing });
-      continue;
-    }
-    const version = versionOf(file, '--version', env);
-    checks.push({
-      name: preset.program,
-      optional: true,
-      found: true,
-      path: file,
-      ...(version === undefined
-        ? { advice: `${file} did not answer --version; reinstall ${packageName}` }
-        : { version }),
-    });
-  }
-  return checks;
+    return [
+      checkFile(
+        preset.program,
+        file,
+        { flag: '--version', optional: true, missing, reinstall: packageName },
+        env,
+      ),
+    ];
+  });
 }
 
 /** Checks git, tmux, the `team` bin that members will run and each agent preset's program. */
