@@ -96,6 +96,7 @@ export function createFileStore(options: FileStoreOptions): FileStore {
     kind: 'file',
     root: guard.root,
     read: (key) => values.read(key),
+    readMany: (keys) => values.readMany(keys),
     create: (key, text) => values.create(key, text),
     update: (key, text, revision) => values.update(key, text, revision),
     put: (key, text) => values.put(key, text),
