@@ -5,11 +5,11 @@ import {
   createMailbox,
   createRunState,
   createTaskList,
-  runPaths,
-  TeamSpecSchema,
   transitionMember,
   transitionRun,
 } from '@teamkit/team-core';
+import { TeamSpecSchema } from '@teamkit/team-core/schema';
+import { runPaths } from '@teamkit/team-core/storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChaosLedger, checkRunInvariants } from './run-invariants.js';
 

@@ -2,19 +2,16 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   canTaskTransition,
-  canTransitionMember,
-  canTransitionRun,
   type MemberStatus,
-  MessageSchema,
   openRun,
   type RunEvent,
   type RunStatus,
-  RuntimeStateSchema,
-  runPaths,
   type Task,
-  TaskSchema,
   type TaskStatus,
 } from '@teamkit/team-core';
+import { MessageSchema, RuntimeStateSchema, TaskSchema } from '@teamkit/team-core/schema';
+import { canTransitionMember, canTransitionRun } from '@teamkit/team-core/state';
+import { runPaths } from '@teamkit/team-core/storage';
 
 /** The four families of invariants a chaos trial checks. */
 export type InvariantName = 'messages' | 'files' | 'tasks' | 'run-state';

@@ -24,7 +24,7 @@ export async function beatMember(
   member: string,
   beat: { machine: string; sessionId: string; home: string },
 ): Promise<void> {
-  const { putDocument, runKeys, storeForHome } = await import('@teamkit/team-core');
+  const { putDocument, runKeys, storeForHome } = await import('@teamkit/team-core/storage');
   await putDocument(
     storeForHome(beat.home),
     heartbeatKey(runKeys(runId).root, member),
@@ -60,7 +60,7 @@ export function createHeartbeatJudge(
   const seen = new Map<string, { revision: string | undefined; since: number }>();
   return {
     async isAlive(runId, member, sessionId) {
-      const { readDocument, runKeys, storeForHome } = await import('@teamkit/team-core');
+      const { readDocument, runKeys, storeForHome } = await import('@teamkit/team-core/storage');
       let revision: string | undefined;
       try {
         const stored = await readDocument(
