@@ -64,7 +64,7 @@ export const runStartCommand: CommandHandler = async (context, [team], options) 
   });
   const elsewhere = listOption(options.elsewhere);
   if (elsewhere.length > 0 && machine === undefined) {
-    const { TeamkitError } = await import('@teamkit/team-core');
+    const { TeamkitError } = await import('@teamkit/team-core/errors');
     throw new TeamkitError(
       'INVALID_INPUT',
       '--elsewhere leaves members for another machine to join, which needs the runs in a shared store: set TEAMKIT_STORE (or the store.url setting) to a NATS server.',
@@ -144,7 +144,7 @@ export const runListCommand: CommandHandler = async (context) => {
     output.result({ runs: [], problems: [] }, () => 'No runs.');
     return undefined;
   }
-  const { listRuns } = await import('@teamkit/team-core');
+  const { listRuns } = await import('@teamkit/team-core/state');
   const { problemLines } = await import('../../problem-lines.js');
   const listing = await listRuns(context.home);
   const own = (runId: string) => context.memberRun === undefined || runId === context.memberRun;
@@ -173,7 +173,7 @@ export const runStatusCommand: CommandHandler = async (context, [run], _options)
       output.result({ runs: [] }, () => 'No runs.');
       return undefined;
     }
-    const { listRuns, WORKING_RUN_STATUSES } = await import('@teamkit/team-core');
+    const { listRuns, WORKING_RUN_STATUSES } = await import('@teamkit/team-core/state');
     const { problemLines } = await import('../../problem-lines.js');
     const listing = await listRuns(context.home);
     const working = listing.runs.filter((state) => WORKING_RUN_STATUSES.includes(state.status));
