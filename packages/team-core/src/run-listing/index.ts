@@ -2,3 +2,4 @@
 // the run state module or the store's document layer (a command that only lists stays cheap).
 export { isRunId, RUN_ID_PATTERN } from '../schema/run-id-pattern.js';
 export { listRunIds, RUNTIME_PREFIX } from './list-run-ids.js';
+export { looksFinished } from './peek-run-status.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunIdSchema } from '../schema/names.js';
 import { createMemoryStore } from '../storage/memory-store/create-memory-store.js';
-import { isRunId, listRunIds, RUN_ID_PATTERN } from './index.js';
+import { isRunId, listRunIds, looksFinished, RUN_ID_PATTERN } from './index.js';
 
 const homes: string[] = [];
 afterEach(() => {
@@ -50,5 +50,39 @@ describe('listRunIds', () => {
     await store.put('runtime/b4acdd41-428d-46e7-94aa-d8934c0691e5/state.json', '{}');
     await store.put('runtime/other/state.json', '{}');
     expect(await listRunIds(store)).toEqual(['b4acdd41-428d-46e7-94aa-d8934c0691e5']);
+  });
+});
+
+describe('looksFinished', () => {
+  const runId = 'b4acdd41-428d-46e7-94aa-d8934c0691e5';
+  const state = `runtime/${runId}/state.json`;
+
+  it('is true only for a version 1 document whose status is a finished one', async () => {
+    const cases: [string | undefined, boolean][] = [
+      [undefined, false],
+      [JSON.stringify({ version: 1, status: 'deleted' }), true],
+      [JSON.stringify({ version: 1, status: 'completed', members: 'not checked here' }), true],
+      [JSON.stringify({ version: 1, status: 'failed' }), true],
+      [JSON.stringify({ version: 1, status: 'active' }), false],
+      [JSON.stringify({ version: 1, status: 'shutdown_requested' }), false],
+      [JSON.stringify({ version: 2, status: 'deleted' }), false],
+      [JSON.stringify({ version: 1, status: 'gone' }), false],
+      [JSON.stringify(['deleted']), false],
+      ['null', false],
+      ['{"version": 1, "status": "deleted"', false],
+    ];
+    for (const [text, expected] of cases) {
+      const store = createMemoryStore();
+      if (text !== undefined) await store.put(state, text);
+      expect(await looksFinished(store, runId), String(text)).toBe(expected);
+    }
+  });
+
+  it('is false, without throwing, for an unreadable document', async () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'teamkit-run-listing-'));
+    homes.push(home);
+    // A folder where the document should be: the store refuses to read it.
+    mkdirSync(path.join(home, 'runtime', runId, 'state.json'), { recursive: true, mode: 0o700 });
+    expect(await looksFinished(home, runId)).toBe(false);
   });
 });

@@ -169,8 +169,17 @@ export const runStatusCommand: CommandHandler = async (context, [run], _options)
   const { output } = context;
   if (run === undefined && context.memberRun === undefined) {
     // Answered from the folder listing alone when there is nothing to read: this call is timed.
-    if ((await listRunIds(context.home)).length === 0) {
+    const ids = await listRunIds(context.home);
+    if (ids.length === 0) {
       output.result({ runs: [] }, () => 'No runs.');
+      return undefined;
+    }
+    // Runs whose state says they are finished are not listed here: the schemas and the run
+    // state module load only when some run may be working (or its document needs checking).
+    const { looksFinished } = await import('@teamkit/team-core/run-listing');
+    const finished = await Promise.all(ids.map((id) => looksFinished(context.home, id)));
+    if (finished.every(Boolean)) {
+      output.result({ runs: [], problems: [] }, () => 'No working runs.');
       return undefined;
     }
     const { listRuns, WORKING_RUN_STATUSES } = await import('@teamkit/team-core/state');
