@@ -55,11 +55,11 @@ export async function createCommandContext(
 const MIN_PREFIX = 4;
 
 /**
- * The run ids of the home: team-core's one run listing, from its `run-listing` entry (which
+ * The run ids of the home: team-core's one run listing, from its `home` entry (which
  * loads no schema), over the store the process selected for the home.
  */
 export async function listRunIds(home: string): Promise<string[]> {
-  const { listRunIds: listRunsOf } = await import('@teamkit/team-core/run-listing');
+  const { listRunIds: listRunsOf } = await import('@teamkit/team-core/home');
   return listRunsOf(home);
 }
 

@@ -5,7 +5,8 @@
  * The root entry holds what adapters and users need. The rest lives at subpaths:
  * `/errors`, `/schema` (zod schemas and name rules), `/storage` (stores, locks, atomic
  * files), `/state` (the whole run-state module), `/registry`, `/processes`, `/tmux`,
- * `/worktree`, `/run-listing` (run ids without loading the rest), `/tools`, `/testing`.
+ * `/worktree`, `/home` (the home and its run ids, without loading the rest), `/tools`,
+ * `/testing`.
  */
 
 // artifacts: a run's named Markdown deliverables

@@ -94,7 +94,7 @@ describe('the packed packages installed with plain npm', () => {
 
   it('imports @teamkit/team-core and every subpath from the built files', () => {
     const script = `
-      const names = ['', '/errors', '/schema', '/storage', '/state', '/registry', '/processes', '/tmux', '/worktree', '/run-listing', '/tools'];
+      const names = ['', '/errors', '/schema', '/storage', '/state', '/registry', '/processes', '/tmux', '/worktree', '/home', '/tools'];
       for (const name of names) {
         const url = import.meta.resolve('@teamkit/team-core' + name);
         if (!url.includes('/node_modules/@teamkit/team-core/dist/')) throw new Error(url);

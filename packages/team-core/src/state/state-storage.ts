@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TeamkitError } from '../errors/index.js';
-import { RUNTIME_PREFIX } from '../run-listing/list-run-ids.js';
+import { RUNTIME_PREFIX } from '../home/list-run-ids.js';
 import { type RuntimeState, RuntimeStateSchema } from '../schema/runtime-state.js';
 import { parseDocument } from '../storage/document.js';
 import { appendRunEvent, type RunEventInput } from '../storage/event-log.js';
@@ -9,8 +9,8 @@ import { createDocument, updateDocument } from '../storage/store-documents.js';
 import type { TeamkitStore } from '../storage/teamkit-store.js';
 import { parseInput } from './parse-input.js';
 
-// The one listing of runs, shared with the cheap `run-listing` entry.
-export { listRunIds } from '../run-listing/list-run-ids.js';
+// The one listing of runs, shared with the cheap `home` entry.
+export { listRunIds } from '../home/list-run-ids.js';
 
 // Every access of the run state module to persisted state goes through this file.
 

@@ -176,7 +176,7 @@ export const runStatusCommand: CommandHandler = async (context, [run], _options)
     }
     // Runs whose state says they are finished are not listed here: the schemas and the run
     // state module load only when some run may be working (or its document needs checking).
-    const { looksFinished } = await import('@teamkit/team-core/run-listing');
+    const { looksFinished } = await import('@teamkit/team-core/home');
     const finished = await Promise.all(ids.map((id) => looksFinished(context.home, id)));
     if (finished.every(Boolean)) {
       output.result({ runs: [], problems: [] }, () => 'No working runs.');
