@@ -243,6 +243,7 @@ export type {
   LivenessProbe,
   MemberResumeReport,
   MemberTransitionOptions,
+  OtherMachinesLiveness,
   PermissionDecision,
   PermissionOptions,
   PermissionRequestInput,

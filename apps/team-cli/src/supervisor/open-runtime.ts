@@ -1,4 +1,4 @@
-import type { RuntimeState, SettingsValues, TeamRuntime } from '@teamkit/team-core';
+import type { RunMember, RuntimeState, SettingsValues, TeamRuntime } from '@teamkit/team-core';
 import type { TmuxRunner } from '@teamkit/team-core/tmux';
 import { loadCliSettings } from '../cli-settings.js';
 import { createProcessHost, type ProcessHost } from '../process-host/index.js';
@@ -61,6 +61,13 @@ export async function openProcessRuntime(options: OpenProcessRuntimeOptions): Pr
   const machine = await machineIdOf(options.home);
   const { createTeamRuntime } = await import('@teamkit/team-core');
   const { createTmuxRunner } = await import('@teamkit/team-core/tmux');
+  const { heartbeatStaleMs, watchHeartbeat } = await import('./member-heartbeats.js');
+  // Resume judges another machine's members by their heartbeats, as the supervisor does.
+  const isAliveElsewhere = async (runId: string, member: RunMember) =>
+    member.sessionId !== undefined &&
+    watchHeartbeat(options.home, runId, member.name, member.sessionId, {
+      staleMs: heartbeatStaleMs(options.env),
+    });
   let runner: TmuxRunner | undefined;
   let callerPaneId = options.env.TMUX_PANE || undefined;
   const panes =
@@ -94,7 +101,7 @@ export async function openProcessRuntime(options: OpenProcessRuntimeOptions): Pr
     vocabularyFor: memberVocabularyFromLaunch(options.home),
     settings,
     resumeOnStart: options.resumeOnStart ?? false,
-    ...(machine === undefined ? {} : { machine }),
+    ...(machine === undefined ? {} : { machine, isAliveElsewhere }),
     ...(options.project === undefined ? {} : { project: options.project }),
     ...(runner === undefined || options.state?.tmuxLayout === undefined
       ? {}
