@@ -1,5 +1,4 @@
-import type { LockOptions, TeamkitStore } from '@teamkit/team-core';
-import { readEach } from '@teamkit/team-core/storage';
+import { type LockOptions, readEach, type TeamkitStore } from '@teamkit/team-core/storage';
 import { createBlobStore } from './blob-store.js';
 import { connectLink, type NatsCredentials, type NatsTlsOptions } from './connect-link.js';
 import { prefixFilter } from './key-mapping.js';

@@ -10,10 +10,10 @@ import {
   createRunState,
   createTaskList,
   resumeRun,
-  TeamSpecSchema,
   transitionMember,
   transitionRun,
 } from '@teamkit/team-core';
+import { TeamSpecSchema } from '@teamkit/team-core/schema';
 import { findNatsServer, type NatsServerProcess, startNatsServer } from '@teamkit/test-harness';
 import { seededRandom } from '../shuffle.js';
 import { CHAOS_LOCK, type WorkerCommand } from './chaos-protocol.js';

@@ -1,4 +1,4 @@
-import { useStoreForHome } from '@teamkit/team-core';
+import { useStoreForHome } from '@teamkit/team-core/storage';
 import { CHAOS_LOCK } from './chaos-protocol.js';
 
 /** The variable that puts a home's runs in a NATS server, as the `team` CLI reads it. */

@@ -1,14 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  MessageSchema,
-  RuntimeStateSchema,
-  runKeys,
-  runPaths,
-  type Task,
-  TaskSchema,
-  type TeamkitStore,
-} from '@teamkit/team-core';
+import type { Task } from '@teamkit/team-core';
+import { MessageSchema, RuntimeStateSchema, TaskSchema } from '@teamkit/team-core/schema';
+import { runKeys, runPaths, type TeamkitStore } from '@teamkit/team-core/storage';
 
 /** The documents of a run the invariants are judged on, and what was wrong with the rest. */
 export interface RunDocuments {

@@ -3,17 +3,19 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   createMailbox,
-  createMemoryStore,
   createRunState,
   createTaskList,
+  transitionMember,
+  transitionRun,
+} from '@teamkit/team-core';
+import { TeamSpecSchema } from '@teamkit/team-core/schema';
+import {
+  createMemoryStore,
   runKeys,
   runPaths,
   type TeamkitStore,
-  TeamSpecSchema,
-  transitionMember,
-  transitionRun,
   useStoreForHome,
-} from '@teamkit/team-core';
+} from '@teamkit/team-core/storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChaosLedger, checkRunInvariants } from './run-invariants.js';
 

@@ -1,14 +1,13 @@
 import {
   canTaskTransition,
-  canTransitionMember,
-  canTransitionRun,
   type MemberStatus,
   openRun,
   type RunEvent,
   type RunStatus,
-  RuntimeStateSchema,
   type TaskStatus,
 } from '@teamkit/team-core';
+import { RuntimeStateSchema } from '@teamkit/team-core/schema';
+import { canTransitionMember, canTransitionRun } from '@teamkit/team-core/state';
 import { readRunDocuments, readRunFiles } from './run-documents.js';
 
 /**

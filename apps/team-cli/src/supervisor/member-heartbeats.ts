@@ -24,7 +24,7 @@ export async function beatMember(
   member: string,
   beat: { machine: string; sessionId: string; home: string },
 ): Promise<void> {
-  const { putDocument, runKeys, storeForHome } = await import('@teamkit/team-core');
+  const { putDocument, runKeys, storeForHome } = await import('@teamkit/team-core/storage');
   await putDocument(
     storeForHome(beat.home),
     heartbeatKey(runKeys(runId).root, member),
@@ -48,7 +48,7 @@ async function heartbeatRevision(
   member: string,
   sessionId: string,
 ): Promise<string | undefined> {
-  const { readDocument, runKeys, storeForHome } = await import('@teamkit/team-core');
+  const { readDocument, runKeys, storeForHome } = await import('@teamkit/team-core/storage');
   try {
     const stored = await readDocument(
       storeForHome(home),

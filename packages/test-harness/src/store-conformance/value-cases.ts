@@ -1,4 +1,5 @@
-import { isTeamkitError, type TeamkitStore } from '@teamkit/team-core';
+import { isTeamkitError } from '@teamkit/team-core';
+import type { TeamkitStore } from '@teamkit/team-core/storage';
 import { describe, expect } from 'vitest';
 import { type ConformanceCases, expectCode } from './conformance-context.js';
 

@@ -13,7 +13,13 @@ import type { CommandHandler } from '../../command-handler.js';
  * member two machines join at once runs on one of them only.
  */
 export const runJoinCommand: CommandHandler = async (context, [run, ...members], options) => {
-  const core = await import('@teamkit/team-core');
+  const core = {
+    ...(await import('@teamkit/team-core')),
+    ...(await import('@teamkit/team-core/schema')),
+    ...(await import('@teamkit/team-core/state')),
+    ...(await import('@teamkit/team-core/storage')),
+    ...(await import('@teamkit/team-core/worktree')),
+  };
   const runId = await resolveRunId(context, run);
   const { machineIdOf } = await import('../../supervisor/machine-id.js');
   const machine = await machineIdOf(context.home);
