@@ -1,6 +1,3 @@
-import os from 'node:os';
-import path from 'node:path';
-
 /** Who runs a `team` command: a member (its host set it up) or the user. */
 export interface CallerIdentity {
   home: string;
@@ -35,6 +32,7 @@ export async function resolveCallerIdentity(
   env: NodeJS.ProcessEnv = process.env,
   pid: number = process.pid,
 ): Promise<CallerIdentity> {
+  const { resolveTeamkitHome } = await import('@teamkit/team-core/home');
   const member = nonEmpty(env.TEAMKIT_MEMBER);
   const envRun = nonEmpty(env.TEAMKIT_RUN);
   const envHome = nonEmpty(env.TEAMKIT_HOME);
@@ -53,7 +51,7 @@ export async function resolveCallerIdentity(
     if (
       flags.home !== undefined &&
       envHome !== undefined &&
-      resolveHome(flags.home, env) !== resolveHome(envHome, env)
+      resolveTeamkitHome(flags.home, env) !== resolveTeamkitHome(envHome, env)
     ) {
       throw await identityMismatch(
         `This process is member "${member}" under ${envHome}; it cannot use another Teamkit home.`,
@@ -61,7 +59,7 @@ export async function resolveCallerIdentity(
       );
     }
   }
-  const home = resolveHome(flags.home, env);
+  const home = resolveTeamkitHome(flags.home, env);
   if (member === undefined && nonEmpty(env.TEAMKIT_TOKEN) === undefined) {
     const { findMemberAncestors } = await import('@teamkit/team-core/processes');
     if (findMemberAncestors(pid).length === 0) return { home, runId: flags.run, member: undefined };
@@ -79,24 +77,6 @@ export async function identityMismatch(
 ): Promise<Error> {
   const { TeamkitError } = await import('@teamkit/team-core');
   return new TeamkitError('IDENTITY_MISMATCH', message, details === undefined ? {} : { details });
-}
-
-/**
- * The Teamkit home as team-core's `resolveTeamkitHome` computes it (explicit, then
- * `TEAMKIT_HOME`, then `~/.teamkit`), kept here so commands that only read start fast.
- */
-export function resolveHome(explicit: string | undefined, env: NodeJS.ProcessEnv): string {
-  const chosen = explicit ?? env.TEAMKIT_HOME;
-  if (chosen !== undefined && chosen !== '') {
-    const expanded =
-      chosen === '~'
-        ? os.homedir()
-        : chosen.startsWith('~/')
-          ? path.join(os.homedir(), chosen.slice(2))
-          : chosen;
-    return path.resolve(expanded);
-  }
-  return path.join(os.homedir(), '.teamkit');
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

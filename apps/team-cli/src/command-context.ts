@@ -1,5 +1,3 @@
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import type { MemberClient, TeamkitCaller } from '@teamkit/team-core';
 import { identityMismatch, resolveCallerIdentity } from './caller-identity.js';
 import { UsageError } from './exit-codes.js';
@@ -57,31 +55,12 @@ export async function createCommandContext(
 const MIN_PREFIX = 4;
 
 /**
- * The run ids of the home: its `runtime/` folder read directly (without the store's
- * checks, so listing stays cheap), or the shared store's when the runs live there.
+ * The run ids of the home: team-core's one run listing, from its `home` entry (which
+ * loads no schema), over the store the process selected for the home.
  */
 export async function listRunIds(home: string): Promise<string[]> {
-  const { usesSharedStore } = await import('./store-selection/select-home-store.js');
-  if (usesSharedStore()) {
-    const { isSharedStoreForHome, storeForHome } = await import('@teamkit/team-core');
-    if (isSharedStoreForHome(home)) {
-      const names = await storeForHome(home).list('runtime');
-      return names.filter((name) => /^[0-9a-zA-Z][0-9a-zA-Z-]*$/.test(name));
-    }
-  }
-  try {
-    const entries = await readdir(path.join(home, 'runtime'), { withFileTypes: true });
-    return entries
-      .filter((entry) => entry.isDirectory() && /^[0-9a-zA-Z][0-9a-zA-Z-]*$/.test(entry.name))
-      .map((entry) => entry.name);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    // The home or runtime/ is a file, unreadable, ...: the store names what is wrong with a
-    // typed error (loaded only on this path, so listing stays cheap).
-    const { storeForHome } = await import('@teamkit/team-core');
-    await storeForHome(home).list('runtime');
-    throw error;
-  }
+  const { listRunIds: listRunsOf } = await import('@teamkit/team-core/home');
+  return listRunsOf(home);
 }
 
 const RUN_ID_CHARS = /^[0-9a-fA-F-]+$/;
@@ -208,7 +187,8 @@ export async function splitOptionalRun(
  * config says.
  */
 export async function callerClient(context: CommandContext, runId: string): Promise<MemberClient> {
-  const { createMemberClient, USER_PARTICIPANT } = await import('@teamkit/team-core');
+  const { createMemberClient } = await import('@teamkit/team-core');
+  const { USER_PARTICIPANT } = await import('@teamkit/team-core/schema');
   const { loadCliSettings } = await import('./cli-settings.js');
   const lock = { timeoutMs: (await loadCliSettings(context))['lock.timeoutMs'] };
   const member = context.member ?? USER_PARTICIPANT;

@@ -49,9 +49,12 @@ export async function main(argv: readonly string[]): Promise<number> {
         if (access.ownStore !== true) {
           // Before the caller's identity: a member is verified against its run's state,
           // which lives in the selected store.
-          const { resolveHome } = await import('./caller-identity.js');
+          const { resolveTeamkitHome } = await import('@teamkit/team-core/home');
           const { selectHomeStore } = await import('./store-selection/index.js');
-          store = await selectHomeStore({ home: resolveHome(home, process.env), env: process.env });
+          store = await selectHomeStore({
+            home: resolveTeamkitHome(home, process.env),
+            env: process.env,
+          });
         }
         context = await createCommandContext({
           json: options.json === true,

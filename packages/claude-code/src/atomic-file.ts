@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { fsyncDirectory } from '@teamkit/team-core';
+import { fsyncDirectory } from '@teamkit/team-core/storage';
 
 // Claude Code names its own temp files `<file>.tmp.<8 hex>`; its readers list only
 // names ending in `.json`, so such a file is never read as an inbox or a task.

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
-import { expandHome, TeamkitError } from '@teamkit/team-core';
+import { TeamkitError } from '@teamkit/team-core';
+import { expandHome } from '@teamkit/team-core/storage';
 
 /**
  * Claude Code's config folder: `$CLAUDE_CONFIG_DIR` when set, else `~/.claude`, the

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { resolveContainedRealPath, TeamkitError } from '@teamkit/team-core';
+import { TeamkitError } from '@teamkit/team-core';
+import { resolveContainedRealPath } from '@teamkit/team-core/storage';
 import { isCheckedClaudeCodeVersion } from './checked-versions.js';
 import { type ClaudeTeamPaths, claudeTeamPaths } from './claude-paths.js';
 import type { ClaudeTeamLiveness, ClaudeWarning } from './claude-team-view.js';

@@ -4,14 +4,13 @@ import {
   findLead,
   identifyCaller,
   type MemberClient,
-  RunIdSchema,
   type RuntimeState,
   readRunState,
-  resolveTeamkitHome,
   TeamkitError,
-  USER_PARTICIPANT,
   verifyMemberCredential,
 } from '@teamkit/team-core';
+import { RunIdSchema, USER_PARTICIPANT } from '@teamkit/team-core/schema';
+import { resolveTeamkitHome } from '@teamkit/team-core/storage';
 import type { TeamToolCaller } from '@teamkit/team-core/tools';
 
 /**

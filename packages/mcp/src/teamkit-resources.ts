@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/server';
-import { TASK_STATUSES, TeamkitError } from '@teamkit/team-core';
+import { TeamkitError } from '@teamkit/team-core';
+import { TASK_STATUSES } from '@teamkit/team-core/schema';
 import {
   type AnyTeamTool,
   findTeamTool,

@@ -1,5 +1,6 @@
 import type { Config, Hooks, Plugin, PluginInput } from '@opencode-ai/plugin';
-import { resolveTeamkitHome, type TeamLibrary } from '@teamkit/team-core';
+import type { TeamLibrary } from '@teamkit/team-core';
+import { resolveTeamkitHome } from '@teamkit/team-core/storage';
 import { type ProjectableConfig, projectTeamsIntoConfig } from './config-hook.js';
 import { createEventHandler, type HostEvent } from './event-hook.js';
 import { createClientLog, type OpenCodeClient, type PluginLog } from './opencode-client.js';

@@ -1,6 +1,5 @@
 import {
   createTeamRuntime,
-  createTmuxRunner,
   findSessionMember,
   loadSettings,
   loadTeamLibrary,
@@ -8,6 +7,7 @@ import {
   type TeamLibrary,
   type TeamRuntime,
 } from '@teamkit/team-core';
+import { createTmuxRunner } from '@teamkit/team-core/tmux';
 import type { PluginLog } from './opencode-client.js';
 import type { OpenCodeHost } from './opencode-host.js';
 import type { ResolvedPluginOptions, TmuxOption } from './plugin-options.js';

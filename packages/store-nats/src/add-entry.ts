@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type AddEntryOptions, TeamkitError } from '@teamkit/team-core';
+import { TeamkitError } from '@teamkit/team-core';
+import type { AddEntryOptions } from '@teamkit/team-core/storage';
 import {
   type CollectionAccess,
   copyLedger,

@@ -1,4 +1,4 @@
-import type { LockOptions, TeamkitStore } from '@teamkit/team-core';
+import { type LockOptions, readEach, type TeamkitStore } from '@teamkit/team-core/storage';
 import { createBlobStore } from './blob-store.js';
 import { connectLink, type NatsCredentials, type NatsTlsOptions } from './connect-link.js';
 import { prefixFilter } from './key-mapping.js';
@@ -96,6 +96,8 @@ export async function createNatsStore(options: NatsStoreOptions): Promise<NatsSt
     servers: link.servers,
     bucketPrefix,
     read: values.read,
+    // One request per key, as the task list read them before `readMany` existed.
+    readMany: (keys) => readEach(values.read, keys),
     create: values.create,
     update: values.update,
     put: values.put,

@@ -1,4 +1,5 @@
-import { isTeamkitError, type TeamkitStore } from '@teamkit/team-core';
+import { isTeamkitError } from '@teamkit/team-core';
+import type { TeamkitStore } from '@teamkit/team-core/storage';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FlakyProxy, startFlakyProxy } from './test-support/flaky-proxy.js';
 import { type NatsFixture, startNatsFixture } from './test-support/nats-fixture.js';

@@ -1,4 +1,4 @@
-import type { EntryState, PendingTotals, TeamkitStore } from '@teamkit/team-core';
+import type { EntryState, PendingTotals, TeamkitStore } from '@teamkit/team-core/storage';
 import type { StoreProcess, WorkerReply } from '@teamkit/test-harness/store-conformance';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type NatsFixture, startNatsFixture } from './test-support/nats-fixture.js';

@@ -1,4 +1,5 @@
-import { isTeamkitError, type PendingTotals, type TeamkitStore } from '@teamkit/team-core';
+import { isTeamkitError } from '@teamkit/team-core';
+import type { PendingTotals, TeamkitStore } from '@teamkit/team-core/storage';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectLink } from './connect-link.js';
 import { copyLedger, createCollectionAccess } from './entry-ledger.js';

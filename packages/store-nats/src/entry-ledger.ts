@@ -1,4 +1,5 @@
-import { type EntryState, type PendingTotals, TeamkitError } from '@teamkit/team-core';
+import { TeamkitError } from '@teamkit/team-core';
+import type { EntryState, PendingTotals } from '@teamkit/team-core/storage';
 import { entryKey, ledgerKey } from './key-mapping.js';
 import type { NatsLink } from './nats-link.js';
 import {

@@ -1,4 +1,5 @@
-import { storeKeySegments, TeamkitError } from '@teamkit/team-core';
+import { TeamkitError } from '@teamkit/team-core';
+import { storeKeySegments } from '@teamkit/team-core/storage';
 
 /**
  * How Teamkit keys map onto NATS. A NATS KV key is a subject: `.` separates its tokens and

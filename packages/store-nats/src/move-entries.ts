@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type EntryMoveOutcome,
-  type EntryState,
-  type MoveEntriesOptions,
-  TeamkitError,
-} from '@teamkit/team-core';
+import { TeamkitError } from '@teamkit/team-core';
+import type { EntryMoveOutcome, EntryState, MoveEntriesOptions } from '@teamkit/team-core/storage';
 import {
   type CollectionAccess,
   copyLedger,

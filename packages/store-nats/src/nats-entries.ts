@@ -1,3 +1,4 @@
+import { TeamkitError } from '@teamkit/team-core';
 import {
   type AddEntryOptions,
   assertEntryId,
@@ -6,8 +7,7 @@ import {
   type EntryMoveOutcome,
   type EntryState,
   type MoveEntriesOptions,
-  TeamkitError,
-} from '@teamkit/team-core';
+} from '@teamkit/team-core/storage';
 import { type AddSettings, createEntryAdder } from './add-entry.js';
 import type { BlobStore } from './blob-store.js';
 import {

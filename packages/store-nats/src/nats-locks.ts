@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type HeldLock, type LockOptions, TeamkitError } from '@teamkit/team-core';
+import { TeamkitError } from '@teamkit/team-core';
+import type { HeldLock, LockOptions } from '@teamkit/team-core/storage';
 import { lockKey } from './key-mapping.js';
 import { createLeaseObserver, DEFAULT_LOCK_TIMEOUT_MS, staleMsOf, watchSubject } from './lease.js';
 import { KV_OPERATION_HEADER, type NatsLink } from './nats-link.js';

@@ -1,4 +1,5 @@
-import { assertLogLine, type LogRead, type ReadLogOptions, TeamkitError } from '@teamkit/team-core';
+import { TeamkitError } from '@teamkit/team-core';
+import { assertLogLine, type LogRead, type ReadLogOptions } from '@teamkit/team-core/storage';
 import { logSubject } from './key-mapping.js';
 import type { NatsLink } from './nats-link.js';
 import { scanStream } from './stream-scan.js';

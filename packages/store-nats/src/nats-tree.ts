@@ -1,4 +1,4 @@
-import { assertAge, type StoreEntryInfo } from '@teamkit/team-core';
+import { assertAge, type StoreEntryInfo } from '@teamkit/team-core/storage';
 import type { BlobStore } from './blob-store.js';
 import { copyLedger, createCollectionAccess } from './entry-ledger.js';
 import {

@@ -1,4 +1,5 @@
-import { assertStorableText, type StoredValue, TeamkitError } from '@teamkit/team-core';
+import { TeamkitError } from '@teamkit/team-core';
+import { assertStorableText, type StoredValue } from '@teamkit/team-core/storage';
 import type { BlobStore } from './blob-store.js';
 import { valueKey } from './key-mapping.js';
 import { KV_OPERATION_HEADER, type NatsLink } from './nats-link.js';

@@ -1,5 +1,5 @@
 import { DeliverPolicy } from '@nats-io/jetstream';
-import type { StoreChange, StoreWatchOptions } from '@teamkit/team-core';
+import type { StoreChange, StoreWatchOptions } from '@teamkit/team-core/storage';
 import {
   decodeKvKey,
   decodeLogSubject,

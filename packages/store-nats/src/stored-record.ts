@@ -1,5 +1,6 @@
 import type { StoredMsg } from '@nats-io/jetstream';
-import { type EntryState, TeamkitError } from '@teamkit/team-core';
+import { TeamkitError } from '@teamkit/team-core';
+import type { EntryState } from '@teamkit/team-core/storage';
 import type { BlobStore } from './blob-store.js';
 import { KV_OPERATION_HEADER } from './nats-link.js';
 

@@ -2,13 +2,9 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import {
-  createMailbox,
-  createTaskList,
-  RuntimeStateSchema,
-  runKeys,
-  TeamPolicySchema,
-} from '@teamkit/team-core';
+import { createMailbox, createTaskList } from '@teamkit/team-core';
+import { RuntimeStateSchema, TeamPolicySchema } from '@teamkit/team-core/schema';
+import { runKeys } from '@teamkit/team-core/storage';
 import { sourceNodeArgs } from '@teamkit/team-core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type NatsFixture, startNatsFixture } from './test-support/nats-fixture.js';

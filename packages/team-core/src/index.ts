@@ -1,9 +1,15 @@
 /**
  * @teamkit/team-core: harness-neutral primitives for teams of coding agents.
  * Every export is listed by name; adding a name here makes it public API.
+ *
+ * The root entry holds what adapters and users need. The rest lives at subpaths:
+ * `/errors`, `/schema` (zod schemas and name rules), `/storage` (stores, locks, atomic
+ * files), `/state` (the whole run-state module), `/registry`, `/processes`, `/tmux`,
+ * `/worktree`, `/home` (the home and its run ids, without loading the rest), `/tools`,
+ * `/testing`.
  */
 
-// artifacts (issue: MCP server)
+// artifacts: a run's named Markdown deliverables
 export type {
   ArtifactListing,
   ArtifactSummary,
@@ -16,10 +22,10 @@ export {
   MAX_ARTIFACT_BYTES,
   MAX_ARTIFACT_VERSIONS,
 } from './artifacts/index.js';
+// errors (also `@teamkit/team-core/errors`, which loads nothing else)
 export type { TeamkitErrorCode, TeamkitErrorKind, TeamkitErrorOptions } from './errors/index.js';
-// errors
 export { isTeamkitError, TEAMKIT_ERROR_CODES, TeamkitError } from './errors/index.js';
-// identity (issue: security and hardening)
+// identity: who is calling, and what they may do
 export type {
   AuthenticateMemberInput,
   IdentifyCallerInput,
@@ -40,7 +46,7 @@ export {
   memberTokenMatches,
   verifyMemberCredential,
 } from './identity/index.js';
-// integration and report (issue: agent CLIs end to end — a run that finishes)
+// integration: merging the members' work
 export type {
   BlockerConflict,
   BlockerSyncOutcome,
@@ -60,7 +66,7 @@ export {
   recordRunMerge,
   syncWithBlockers,
 } from './integration/index.js';
-// mailbox (issue: mailbox and task list)
+// mailbox
 export type {
   AcknowledgeOutcome,
   InboxWatchOptions,
@@ -74,50 +80,15 @@ export type {
   UnreadListing,
 } from './mailbox/index.js';
 export { createMailbox } from './mailbox/index.js';
-// processes (issue: security and hardening); also the `@teamkit/team-core/processes` entry
-export type {
-  ExpectedVariable,
-  MemberAncestor,
-  ProcessCheck,
-  ProcessExpectation,
-  ProcessFacts,
-  ProcessFactsSource,
-  ProcessSession,
-  RecordedProcess,
-  SignalOptions,
-  SignalOutcome,
-} from './processes/index.js';
-export {
-  checkRecordedProcess,
-  findMemberAncestors,
-  isSignallablePid,
-  listProcessAncestry,
-  MAX_ANCESTRY_DEPTH,
-  MEMBER_VARIABLES,
-  parseProcessSessionId,
-  processFactsSource,
-  processSessionId,
-  readProcessEnvironment,
-  readProcessFacts,
-  START_TOLERANCE_MS,
-  signalRecordedProcess,
-} from './processes/index.js';
-// registry (issue: team registry)
+// registry: team library, settings, doctor (the rest: `@teamkit/team-core/registry`)
 export type {
   AgentFile,
   BuiltinTeamId,
-  ConfigSourceStatus,
-  ConfigSourcesOptions,
   DefaultLead,
   DoctorReport,
   EffectiveTeam,
   EnsureGlobalConfigOptions,
-  HomeAccessFinding,
-  IgnoredRedLineSetting,
-  InvalidSettingValue,
-  LoadedConfigSource,
   LoadTeamLibraryOptions,
-  MemberIdTransaction,
   ParsedMember,
   ParsedTeam,
   RegistryScope,
@@ -128,7 +99,6 @@ export type {
   SettingDefinition,
   SettingKey,
   SettingSource,
-  SettingsLayer,
   SettingsValues,
   ShadowedTeam,
   SkippedTeam,
@@ -136,42 +106,28 @@ export type {
   TeamLibrary,
   TeamLibrarySource,
   TeamRegistration,
-  UnknownSettingKey,
   ValidatedTeam,
 } from './registry/index.js';
 export {
-  AGENT_FILE_SUFFIX,
   BUILTIN_TEAM_IDS,
-  builtinTeamFolder,
   CONFIG_FILE_NAME,
   createDoctorReport,
   doctor,
   ensureGlobalConfig,
-  FLAT_TEAM_FILE,
-  inspectHomeAccess,
-  interpretConfigSource,
   isBuiltinTeamId,
   loadSettings,
   loadTeamLibrary,
-  MemberIdRegistry,
   parseAgentFile,
   parseTeamFolder,
   projectConfigPath,
-  RETIRED_SETTINGS,
-  readConfigSource,
   renderDoctorReport,
   resolveSettings,
   resolveStartableTeam,
   resolveTeam,
   SETTINGS,
-  shownSettingValue,
-  TEAM_DOC_FILE,
-  TEAM_MANIFEST_FILE,
-  TEAM_POLICY_FILE,
-  TEAMS_PREFIX,
-  TeamManifestSchema,
   validateTeam,
 } from './registry/index.js';
+// report
 export type {
   ReportBranch,
   ReportCriterion,
@@ -182,7 +138,7 @@ export type {
   RunReportOptions,
 } from './report/index.js';
 export { appendRunLog, collectRunReport, readRunLog, renderRunReport } from './report/index.js';
-
+// run handle: one run's mailbox, tasks, state and events, bound once
 export type {
   OpenRunOptions,
   RunEventsAccess,
@@ -190,8 +146,7 @@ export type {
   RunStateAccess,
 } from './run-handle/index.js';
 export { openRun } from './run-handle/index.js';
-
-// runtime (issue: runtime and host contract)
+// runtime and the host contract
 export type {
   DeliverInput,
   DeliveryOutcome,
@@ -243,6 +198,7 @@ export {
   TEAM_HOST_SPECIFICATION_VERSION,
   TEAM_PROTOCOL_OPERATIONS,
 } from './runtime/index.js';
+// document types (their zod schemas: `@teamkit/team-core/schema`)
 export type {
   AcceptanceCriterion,
   Artifact,
@@ -276,57 +232,7 @@ export type {
   TeamSpecInput,
   TmuxLayout,
 } from './schema/index.js';
-// schema
-export {
-  AcceptanceCriterionSchema,
-  AgentPresetNameSchema,
-  ARTIFACT_NAME_PATTERN,
-  ArtifactNameSchema,
-  ArtifactSchema,
-  BuiltinTeamRegistrationSchema,
-  ConfigSourceSchema,
-  CriterionEvidenceSchema,
-  CriterionIdSchema,
-  CriterionWaiverSchema,
-  EVIDENCE_KINDS,
-  HandoffSchema,
-  MEMBER_STATUSES,
-  MESSAGE_KINDS,
-  MemberNameSchema,
-  MemberPresenceSchema,
-  MergedTaskSchema,
-  MessageReferenceSchema,
-  MessageSchema,
-  NAME_PATTERN,
-  PathTeamRegistrationSchema,
-  PermissionActionSchema,
-  PermissionRequestSchema,
-  RESERVED_MEMBER_NAMES,
-  RUN_STATUSES,
-  RunBoundsSchema,
-  RunEventSchema,
-  RunGoalSchema,
-  RunIdSchema,
-  RunMemberSchema,
-  RunMergeSchema,
-  RunMergesSchema,
-  RuntimeStateSchema,
-  ShutdownRequestSchema,
-  TASK_STATUSES,
-  TaskIdSchema,
-  TaskSchema,
-  TaskWorkSchema,
-  TEAMKIT_SENDER,
-  TeamMemberSpecSchema,
-  TeamNameSchema,
-  TeamPolicySchema,
-  TeamRegistrationEntrySchema,
-  TeamSpecSchema,
-  TimestampSchema,
-  TmuxLayoutSchema,
-  USER_PARTICIPANT,
-} from './schema/index.js';
-// state (issue: run state)
+// run state (its status machines and raw update: `@teamkit/team-core/state`)
 export type {
   AddMemberInput,
   CompleteRunResult,
@@ -337,6 +243,7 @@ export type {
   LivenessProbe,
   MemberResumeReport,
   MemberTransitionOptions,
+  OtherMachinesLiveness,
   PermissionDecision,
   PermissionOptions,
   PermissionRequestInput,
@@ -346,9 +253,7 @@ export type {
   RunGoalInput,
   RunListing,
   RunResumeReport,
-  RunStateMutation,
   ShutdownRequestOptions,
-  SpawnCheck,
   StartMemberInput,
   StateOptions,
   SweepRunsOptions,
@@ -359,17 +264,8 @@ export {
   addCriteria,
   addMember,
   answerShutdown,
-  assertCanSpawn,
-  assertCanTakeTurn,
-  assertLegalStateChange,
-  assertMemberTransition,
-  assertRunTransition,
-  assertWithinWallClock,
   attachEvidence,
-  canTransitionMember,
-  canTransitionRun,
   completeRun,
-  countParallelMembers,
   createRunState,
   decidePermission,
   decideRunCompletion,
@@ -381,12 +277,9 @@ export {
   findParticipant,
   hasLeadRights,
   isActiveMember,
-  isPathAllowed,
   listRuns,
-  MEMBER_TRANSITIONS,
   openShutdownRequest,
   placeMembers,
-  RUN_TRANSITIONS,
   readRunState,
   recordTurn,
   requestPermission,
@@ -402,94 +295,12 @@ export {
   transitionRun,
   unmetCriteria,
   unmetReason,
-  updateRunState,
   userParticipant,
   WORKING_RUN_STATUSES,
   WRITABLE_RUN_STATUSES,
   waiveCriterion,
 } from './state/index.js';
-export type {
-  AddEntryOptions,
-  DocumentProblem,
-  EntryListing,
-  EntryMoveOutcome,
-  EntryState,
-  FileLock,
-  FileStore,
-  FileStoreOptions,
-  HeldLock,
-  LockOptions,
-  LogCursor,
-  LogRead,
-  MemoryStore,
-  MemoryStoreOptions,
-  MoveEntriesOptions,
-  PendingTotals,
-  ReadLogOptions,
-  RunEventInput,
-  RunEventsRead,
-  RunKeys,
-  RunPaths,
-  StoreChange,
-  StoredDocument,
-  StoredValue,
-  StoreEntryInfo,
-  StoreKey,
-  StoreRevision,
-  StoreWatchOptions,
-  TeamkitStore,
-  UpdateDocumentOptions,
-  UpdatedDocument,
-} from './storage/index.js';
-// storage
-export {
-  acquireLock,
-  appendRunEvent,
-  assertAge,
-  assertEntryId,
-  assertKeySegment,
-  assertLogLine,
-  assertRunId,
-  assertSafeSegment,
-  assertStorableText,
-  containedPath,
-  createDocument,
-  createFileAtomically,
-  createFileStore,
-  createMemoryStore,
-  DOCUMENT_VERSION,
-  expandHome,
-  fsyncDirectory,
-  isSharedStoreForHome,
-  localStoreForHome,
-  lockFolderOf,
-  MAX_VALUE_BYTES,
-  openPrivateAppend,
-  parseDocument,
-  putDocument,
-  readDocument,
-  readDocumentFile,
-  readRunEvents,
-  readRunEventsAfter,
-  removeTreeWithRetry,
-  renameWithRetry,
-  resolveContainedRealPath,
-  resolveTeamkitHome,
-  retryWhileBusy,
-  runKeys,
-  runPaths,
-  serializeDocument,
-  storeForHome,
-  storeKeySegments,
-  toDocumentProblem,
-  unlinkWithRetry,
-  updateDocument,
-  useStoreForHome,
-  withLock,
-  writeFileAtomically,
-  writePrivateFile,
-} from './storage/index.js';
-// tasklist (issue: mailbox and task list)
+// task list
 export type {
   CreateTaskInput,
   StatusChangeOptions,
@@ -506,72 +317,3 @@ export {
   DONE_TASK_STATUSES,
   TASK_STATUS_TRANSITIONS,
 } from './tasklist/index.js';
-// tmux (issue: tmux layouts)
-export type {
-  CreateTmuxLayoutInput,
-  LayoutMember,
-  LayoutRemovalReport,
-  ListedPane,
-  ListedSession,
-  OpenRunLayoutInput,
-  SweepStaleSessionsOptions,
-  SweepStaleSessionsReport,
-  TmuxRunner,
-  TmuxRunnerOptions,
-} from './tmux/index.js';
-export {
-  closeMemberPane,
-  closeRunLayout,
-  createTmuxLayout,
-  createTmuxRunner,
-  isTmuxColor,
-  layoutSessionName,
-  listPanes,
-  listTeamkitSessions,
-  markMemberPane,
-  openRunLayout,
-  PANE_COLOR_OPTION,
-  PANE_MEMBER_OPTION,
-  PANE_RUN_OPTION,
-  paneCommand,
-  rebalanceLayout,
-  removeTmuxLayout,
-  SESSION_RUN_OPTION,
-  sweepStaleSessions,
-} from './tmux/index.js';
-// worktree (issue: worktrees)
-export type {
-  CreateMemberWorktreeInput,
-  GitResult,
-  GitRunner,
-  GitRunnerOptions,
-  GitRunOptions,
-  ListedWorktree,
-  MemberWorktree,
-  MemberWorktreeTarget,
-  MergeOutcome,
-  OrphanWorktree,
-  OrphanWorktreeOptions,
-  PruneOrphansOptions,
-  PruneOrphansReport,
-  RemoveMemberWorktreeInput,
-  RemoveMemberWorktreeReport,
-  UnsavedCommit,
-  UnsavedWork,
-} from './worktree/index.js';
-export {
-  branchHead,
-  createGitRunner,
-  createMemberWorktree,
-  currentBranch,
-  findOrphanWorktrees,
-  findUnsavedWork,
-  isAncestor,
-  listGitWorktrees,
-  memberBranchName,
-  mergeCommitInto,
-  pruneOrphans,
-  removeMemberWorktree,
-  resolveCommit,
-  resolveRepoRoot,
-} from './worktree/index.js';

@@ -1,4 +1,4 @@
-import type { LockOptions } from '@teamkit/team-core';
+import type { LockOptions } from '@teamkit/team-core/storage';
 
 /** What the harness tells a worker to do, one JSON object per stdin line. */
 export type WorkerCommand =

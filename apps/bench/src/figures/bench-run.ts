@@ -1,11 +1,6 @@
-import {
-  createRunState,
-  isTeamkitError,
-  type LockOptions,
-  readRunState,
-  TeamSpecSchema,
-  transitionRun,
-} from '@teamkit/team-core';
+import { createRunState, isTeamkitError, readRunState, transitionRun } from '@teamkit/team-core';
+import { TeamSpecSchema } from '@teamkit/team-core/schema';
+import type { LockOptions } from '@teamkit/team-core/storage';
 
 /** The run id every "ours" figure uses inside its own folder (the folder is the Teamkit home). */
 export const BENCH_RUN_ID = '00000000-0000-4000-8000-00000000be7c';

@@ -1,6 +1,8 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createMailbox, MessageSchema, runPaths, serializeDocument } from '@teamkit/team-core';
+import { createMailbox } from '@teamkit/team-core';
+import { MessageSchema } from '@teamkit/team-core/schema';
+import { runPaths, serializeDocument } from '@teamkit/team-core/storage';
 import type { PollSubject } from '../baselines/poll-subject.js';
 import { messageText } from '../message-body.js';
 import type { NotAvailable } from '../not-available.js';

@@ -1,6 +1,7 @@
-import type { FigureDefinition, RoundSettings } from '../figure.js';
+import { createRawReadySubject } from '../baselines/ready-subject.js';
+import type { Contender, FigureDefinition, RoundSettings } from '../figure.js';
 import { isNotAvailable } from '../not-available.js';
-import { createOursReadySubject, type ReadyQueueTask } from './ready-ours.js';
+import { createOursReadySubject, type ReadyQueueTask, type ReadySubject } from './ready-ours.js';
 
 /** Sizes of the ready-queue figure. */
 export interface ReadySettings extends RoundSettings {
@@ -51,34 +52,47 @@ export const readyFigure: FigureDefinition<ReadySettings> = {
   async ours({ settings, folder }) {
     const subject = await createOursReadySubject(await folder('ours'));
     if (isNotAvailable(subject)) return subject;
-    const fixture = readyQueueFixture(settings.tasks);
-    const expected = expectedReadyCount(fixture);
+    return [readyContender('ours', 'readyTasks', subject, settings)];
+  },
+  async baselines({ settings, folder }) {
     return [
-      {
-        key: 'ours',
-        label: 'readyTasks',
-        unit: 'ms/call',
-        better: 'lower',
-        async setup() {
-          await subject.seed(fixture);
-        },
-        async runRound() {
-          const started = performance.now();
-          for (let call = 0; call < settings.callsPerRound; call++) {
-            const ready = await subject.readyTasks();
-            if (ready !== expected)
-              throw new Error(`readyTasks found ${ready}, expected ${expected}`);
-          }
-          return { value: (performance.now() - started) / settings.callsPerRound };
-        },
-        async teardown() {
-          await subject.close();
-        },
-      },
+      readyContender(
+        'raw',
+        'raw readdir+read+parse',
+        createRawReadySubject(await folder('raw')),
+        settings,
+      ),
     ];
   },
-  async baselines() {
-    return [];
-  },
-  ratios: [],
+  ratios: [{ label: 'raw floor', numerator: 'ours', denominator: 'raw' }],
 };
+
+function readyContender(
+  key: string,
+  label: string,
+  subject: ReadySubject,
+  settings: ReadySettings,
+): Contender {
+  const fixture = readyQueueFixture(settings.tasks);
+  const expected = expectedReadyCount(fixture);
+  return {
+    key,
+    label,
+    unit: 'ms/call',
+    better: 'lower',
+    async setup() {
+      await subject.seed(fixture);
+    },
+    async runRound() {
+      const started = performance.now();
+      for (let call = 0; call < settings.callsPerRound; call++) {
+        const ready = await subject.readyTasks();
+        if (ready !== expected) throw new Error(`${label} found ${ready}, expected ${expected}`);
+      }
+      return { value: (performance.now() - started) / settings.callsPerRound };
+    },
+    async teardown() {
+      await subject.close();
+    },
+  };
+}

@@ -1,6 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runPaths, serializeDocument, TaskSchema, type TaskStatus } from '@teamkit/team-core';
+import type { TaskStatus } from '@teamkit/team-core';
+import { TaskSchema } from '@teamkit/team-core/schema';
+import { runPaths, serializeDocument } from '@teamkit/team-core/storage';
 import { removeTree } from './remove-tree.js';
 
 /** One task to seed: its id, its blockers and its status. */

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, watch } from 'node:fs';
-import { createMemberClient, runPaths, type TaskStatus } from '@teamkit/team-core';
+import { createMemberClient, type TaskStatus } from '@teamkit/team-core';
+import { runPaths } from '@teamkit/team-core/storage';
 import type { Browser, Page } from 'playwright-core';
 import { type NotAvailable, notAvailable } from '../not-available.js';
 import { BENCH_LOCK, ensureBenchRun } from './bench-run.js';

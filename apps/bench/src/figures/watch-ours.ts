@@ -1,6 +1,7 @@
 import { watch } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { createMailbox, type Mailbox, runPaths } from '@teamkit/team-core';
+import { createMailbox, type Mailbox } from '@teamkit/team-core';
+import { runPaths } from '@teamkit/team-core/storage';
 import type { WatchSubject } from '../baselines/watch-subject.js';
 import type { NotAvailable } from '../not-available.js';
 import { BENCH_LOCK, ensureBenchRun } from './bench-run.js';

@@ -1,4 +1,5 @@
-import { isTeamkitError, type TeamkitStore } from '@teamkit/team-core';
+import { isTeamkitError } from '@teamkit/team-core';
+import type { TeamkitStore } from '@teamkit/team-core/storage';
 import type { ClaimStore, TaskClaimer } from '../baselines/task-claimer.js';
 import { openTargetStore, type StoreTarget } from './store-targets.js';
 

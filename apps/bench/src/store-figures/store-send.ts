@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { TeamkitStore } from '@teamkit/team-core';
+import type { TeamkitStore } from '@teamkit/team-core/storage';
 import { createSqliteMessageSender } from '../baselines/sqlite-message-sender.js';
 import type { Contender, FigureDefinition, RoundSettings } from '../figure.js';
 import { senderContender } from '../figures/sender-contender.js';

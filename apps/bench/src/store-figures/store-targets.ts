@@ -1,5 +1,5 @@
 import { createNatsStore } from '@teamkit/store-nats';
-import { createFileStore, type TeamkitStore } from '@teamkit/team-core';
+import { createFileStore, type TeamkitStore } from '@teamkit/team-core/storage';
 import { findNatsServer, type NatsServerProcess, startNatsServer } from '@teamkit/test-harness';
 import { type NotAvailable, notAvailable } from '../not-available.js';
 

@@ -10,7 +10,7 @@ import {
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { runPaths } from '@teamkit/team-core';
+import { runPaths } from '@teamkit/team-core/storage';
 import {
   type AgentCliName,
   createAgentCliEnvironment,

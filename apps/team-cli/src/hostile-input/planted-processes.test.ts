@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { updateRunState } from '@teamkit/team-core';
+import { updateRunState } from '@teamkit/team-core/state';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Bystander,

@@ -94,14 +94,15 @@ describe('the packed packages installed with plain npm', () => {
 
   it('imports @teamkit/team-core and every subpath from the built files', () => {
     const script = `
-      const names = ['', '/errors', '/schema', '/storage', '/tools', '/processes'];
+      const names = ['', '/errors', '/schema', '/storage', '/state', '/registry', '/processes', '/tmux', '/worktree', '/home', '/tools'];
       for (const name of names) {
         const url = import.meta.resolve('@teamkit/team-core' + name);
         if (!url.includes('/node_modules/@teamkit/team-core/dist/')) throw new Error(url);
         await import(url);
       }
       const core = await import('@teamkit/team-core');
-      console.log(typeof core.createFileStore, typeof core.TEAMKIT_ERROR_CODES);`;
+      const storage = await import('@teamkit/team-core/storage');
+      console.log(typeof storage.createFileStore, typeof core.TEAMKIT_ERROR_CODES);`;
     const result = run('node', ['--input-type=module', '-e', script], { cwd: app });
     expect(result.status, describeCommand('node -e import', result)).toBe(0);
     expect(result.stdout.trim()).toBe('function object');

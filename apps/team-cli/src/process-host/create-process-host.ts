@@ -4,21 +4,22 @@ import {
   type DeliverInput,
   type DeliveryOutcome,
   type InterruptOutcome,
-  localStoreForHome,
-  openPrivateAppend,
-  putDocument,
-  readProcessFacts,
-  runKeys,
-  type SignalOutcome,
   type SpawnMemberInput,
-  storeForHome,
   TEAM_HOST_SPECIFICATION_VERSION,
   type TeamHostV1,
   TeamkitError,
-  type TeamkitStore,
-  type TmuxRunner,
-  writePrivateFile,
 } from '@teamkit/team-core';
+import { readProcessFacts, type SignalOutcome } from '@teamkit/team-core/processes';
+import {
+  localStoreForHome,
+  openPrivateAppend,
+  putDocument,
+  runKeys,
+  storeForHome,
+  type TeamkitStore,
+  writePrivateFile,
+} from '@teamkit/team-core/storage';
+import type { TmuxRunner } from '@teamkit/team-core/tmux';
 import { DEFAULT_AGENT_COMMAND, parseAgentCommand } from './agent-command.js';
 import {
   agentCommandValues,

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { MemberPresenceSchema } from '@teamkit/team-core';
+import { MemberPresenceSchema } from '@teamkit/team-core/schema';
 import { afterEach, describe, expect, it } from 'vitest';
 import { markWaiting, readWaitingMarker } from './member-presence.js';
 

@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type Handoff,
-  HandoffSchema,
-  isTeamkitError,
-  runKeys,
-  storeForHome,
-  type TeamkitStore,
-} from '@teamkit/team-core';
+import { type Handoff, isTeamkitError } from '@teamkit/team-core';
+import { HandoffSchema } from '@teamkit/team-core/schema';
+import { runKeys, storeForHome, type TeamkitStore } from '@teamkit/team-core/storage';
 import { z } from 'zod';
 
 // The presence document itself (`markWaiting`, `readWaitingMarker`) is team-core's, so every

@@ -1,11 +1,11 @@
+import { isSameFolder } from '@teamkit/team-core';
 import {
   checkRecordedProcess,
-  isSameFolder,
   type ProcessExpectation,
   parseProcessSessionId,
   type SignalOutcome,
   signalRecordedProcess,
-} from '@teamkit/team-core';
+} from '@teamkit/team-core/processes';
 
 /** What the host finds when it looks at a session before signalling it. */
 export interface SessionCheck {

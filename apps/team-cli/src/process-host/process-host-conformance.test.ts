@@ -7,9 +7,9 @@ import {
   createRunState,
   issueMemberCredential,
   type SpawnMemberInput,
-  TeamSpecSchema,
   transitionRun,
 } from '@teamkit/team-core';
+import { TeamSpecSchema } from '@teamkit/team-core/schema';
 import { runHostConformance } from '@teamkit/test-harness/conformance';
 import { CLI_BIN } from '../test-support/run-cli.js';
 import { createProcessHost } from './create-process-host.js';

@@ -4,7 +4,7 @@ import {
   type ProcessSession,
   parseProcessSessionId,
   processSessionId,
-} from '@teamkit/team-core';
+} from '@teamkit/team-core/processes';
 
 export type { ProcessSession };
 export { parseProcessSessionId, processSessionId };

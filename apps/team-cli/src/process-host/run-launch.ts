@@ -1,11 +1,11 @@
+import { MemberNameSchema } from '@teamkit/team-core/schema';
 import {
   createDocument,
   createFileStore,
-  MemberNameSchema,
   readDocument,
   runKeys,
   type TeamkitStore,
-} from '@teamkit/team-core';
+} from '@teamkit/team-core/storage';
 import { z } from 'zod';
 import { AGENT_PRESET_NAMES } from '../agent-presets/index.js';
 

@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
+import { isSameFolder } from '@teamkit/team-core';
+import {
+  parseProcessSessionId,
+  readProcessEnvironment,
+  readProcessFacts,
+} from '@teamkit/team-core/processes';
+import { MemberNameSchema } from '@teamkit/team-core/schema';
 import {
   createDocument,
   createFileStore,
-  isSameFolder,
-  MemberNameSchema,
-  parseProcessSessionId,
   readDocument,
-  readProcessEnvironment,
-  readProcessFacts,
   runKeys,
   type TeamkitStore,
-} from '@teamkit/team-core';
+} from '@teamkit/team-core/storage';
 import { z } from 'zod';
 
 /** The variable that carries a member process's spawn nonce (inherited by everything it starts). */

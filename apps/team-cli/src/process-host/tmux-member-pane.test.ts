@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTmuxRunner, type SpawnMemberInput } from '@teamkit/team-core';
+import type { SpawnMemberInput } from '@teamkit/team-core';
+import { createTmuxRunner } from '@teamkit/team-core/tmux';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProcessHost } from './create-process-host.js';
 

@@ -1,12 +1,12 @@
+import { TeamkitError } from '@teamkit/team-core';
 import {
   layoutSessionName,
   listPanes,
   markMemberPane,
   paneCommand,
   SESSION_RUN_OPTION,
-  TeamkitError,
   type TmuxRunner,
-} from '@teamkit/team-core';
+} from '@teamkit/team-core/tmux';
 import { quote } from 'shell-quote';
 
 /** Where a member's pane goes and what runs in it. */

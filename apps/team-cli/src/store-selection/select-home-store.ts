@@ -55,7 +55,7 @@ export async function selectHomeStore(
   if (selection.kind === 'file') return { selection, close: async () => {} };
   const [{ createNatsStore }, { useStoreForHome }] = await Promise.all([
     import('@teamkit/store-nats'),
-    import('@teamkit/team-core'),
+    import('@teamkit/team-core/storage'),
   ]);
   const store = await createNatsStore({ ...selection.options, name: 'teamkit-cli' });
   useStoreForHome(context.home, store);

@@ -2,20 +2,22 @@ import { spawn } from 'node:child_process';
 import { closeSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isSameFolder } from '@teamkit/team-core';
 import {
   checkRecordedProcess,
-  isSameFolder,
-  localStoreForHome,
-  openPrivateAppend,
   type ProcessCheck,
   type ProcessExpectation,
-  putDocument,
-  readDocument,
   readProcessFacts,
-  runKeys,
   type SignalOutcome,
   signalRecordedProcess,
-} from '@teamkit/team-core';
+} from '@teamkit/team-core/processes';
+import {
+  localStoreForHome,
+  openPrivateAppend,
+  putDocument,
+  readDocument,
+  runKeys,
+} from '@teamkit/team-core/storage';
 import { z } from 'zod';
 
 /** The variable that marks a process as the background supervisor of one run. */

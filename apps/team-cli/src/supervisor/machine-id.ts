@@ -11,8 +11,10 @@ const MACHINE_KEY = 'machine.json';
  * machines even on one box.
  */
 export async function machineIdOf(home: string): Promise<string | undefined> {
-  const { createDocument, isSharedStoreForHome, isTeamkitError, localStoreForHome, readDocument } =
-    await import('@teamkit/team-core');
+  const { isTeamkitError } = await import('@teamkit/team-core/errors');
+  const { createDocument, isSharedStoreForHome, localStoreForHome, readDocument } = await import(
+    '@teamkit/team-core/storage'
+  );
   if (!isSharedStoreForHome(home)) return undefined;
   const store = localStoreForHome(home);
   const stored = await readDocument(store, MACHINE_KEY, MachineSchema);

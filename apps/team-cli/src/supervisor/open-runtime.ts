@@ -1,4 +1,5 @@
-import type { RuntimeState, SettingsValues, TeamRuntime, TmuxRunner } from '@teamkit/team-core';
+import type { RunMember, RuntimeState, SettingsValues, TeamRuntime } from '@teamkit/team-core';
+import type { TmuxRunner } from '@teamkit/team-core/tmux';
 import { loadCliSettings } from '../cli-settings.js';
 import { createProcessHost, type ProcessHost } from '../process-host/index.js';
 import { TEAM_COMMAND_VOCABULARY } from '../team-command-vocabulary.js';
@@ -25,7 +26,7 @@ async function readMemberPanes(
   home: string,
   runId: string,
 ): Promise<{ socket: string | null; callerPaneId: string | null } | undefined> {
-  const { localStoreForHome, readDocument, runKeys } = await import('@teamkit/team-core');
+  const { localStoreForHome, readDocument, runKeys } = await import('@teamkit/team-core/storage');
   const { MemberPanesSchema, memberPanesKey } = await import('../process-host/member-panes.js');
   try {
     const stored = await readDocument(
@@ -58,7 +59,15 @@ export async function openProcessRuntime(options: OpenProcessRuntimeOptions): Pr
   const settings = options.settings ?? (await loadCliSettings(options, options.project));
   const { machineIdOf } = await import('./machine-id.js');
   const machine = await machineIdOf(options.home);
-  const { createTeamRuntime, createTmuxRunner } = await import('@teamkit/team-core');
+  const { createTeamRuntime } = await import('@teamkit/team-core');
+  const { createTmuxRunner } = await import('@teamkit/team-core/tmux');
+  const { heartbeatStaleMs, watchHeartbeat } = await import('./member-heartbeats.js');
+  // Resume judges another machine's members by their heartbeats, as the supervisor does.
+  const isAliveElsewhere = async (runId: string, member: RunMember) =>
+    member.sessionId !== undefined &&
+    watchHeartbeat(options.home, runId, member.name, member.sessionId, {
+      staleMs: heartbeatStaleMs(options.env),
+    });
   let runner: TmuxRunner | undefined;
   let callerPaneId = options.env.TMUX_PANE || undefined;
   const panes =
@@ -92,7 +101,7 @@ export async function openProcessRuntime(options: OpenProcessRuntimeOptions): Pr
     vocabularyFor: memberVocabularyFromLaunch(options.home),
     settings,
     resumeOnStart: options.resumeOnStart ?? false,
-    ...(machine === undefined ? {} : { machine }),
+    ...(machine === undefined ? {} : { machine, isAliveElsewhere }),
     ...(options.project === undefined ? {} : { project: options.project }),
     ...(runner === undefined || options.state?.tmuxLayout === undefined
       ? {}

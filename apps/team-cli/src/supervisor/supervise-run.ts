@@ -2,15 +2,15 @@ import {
   createTaskList,
   findLead,
   isTeamkitError,
-  type LockOptions,
   type MemberStatus,
   readRunState,
   settleRun,
   type TeamRuntime,
   transitionMember,
-  updateRunState,
   WRITABLE_RUN_STATUSES,
 } from '@teamkit/team-core';
+import { updateRunState } from '@teamkit/team-core/state';
+import type { LockOptions } from '@teamkit/team-core/storage';
 import { readWaitingMarker } from '../process-host/index.js';
 import { beatMember, type HeartbeatJudge } from './member-heartbeats.js';
 

@@ -8,10 +8,10 @@ import {
   createRunState,
   readRunState,
   startMember,
-  TeamSpecSchema,
   transitionMember,
   transitionRun,
 } from '@teamkit/team-core';
+import { TeamSpecSchema } from '@teamkit/team-core/schema';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PreparedAgent } from '../agent-presets/index.js';
 import { readWaitingMarker } from '../process-host/member-presence.js';

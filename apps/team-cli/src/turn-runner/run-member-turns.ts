@@ -2,16 +2,16 @@ import { readFile, writeFile } from 'node:fs/promises';
 import {
   createMailbox,
   isTeamkitError,
-  type LockOptions,
   type MemberStatus,
   type Message,
   type RunMember,
   type RuntimeState,
   readRunState,
   recordTurn,
-  updateRunState,
   WORKING_RUN_STATUSES,
 } from '@teamkit/team-core';
+import { updateRunState } from '@teamkit/team-core/state';
+import type { LockOptions } from '@teamkit/team-core/storage';
 import type { PreparedAgent } from '../agent-presets/index.js';
 import { markWaiting } from '../process-host/member-presence.js';
 import { startTurnProcess, type TurnProcess } from './run-turn-process.js';

@@ -1,11 +1,11 @@
+import { MemberNameSchema } from '@teamkit/team-core/schema';
 import {
   createFileStore,
-  MemberNameSchema,
   putDocument,
   readDocument,
   runKeys,
   type TeamkitStore,
-} from '@teamkit/team-core';
+} from '@teamkit/team-core/storage';
 import { z } from 'zod';
 
 /**

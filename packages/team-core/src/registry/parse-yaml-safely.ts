@@ -1,6 +1,10 @@
-import { parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
 import { TeamkitError } from '../errors/index.js';
 import { MAX_REGISTRY_FILE_BYTES } from './read-text-file.js';
+
+// Loaded on the first YAML file, not with the module: the parser is many modules, and most
+// commands never read a team package.
+let yamlLibrary: typeof import('yaml') | undefined;
 
 /** Aliases a team document may expand; enough for hand-written reuse, too few for a bomb. */
 export const MAX_YAML_ALIASES = 20;
@@ -19,7 +23,8 @@ export function parseYamlSafely(text: string, where: string): unknown {
       { details: { path: where, size } },
     );
   }
-  const document = parseDocument(text, {
+  yamlLibrary ??= createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  const document = yamlLibrary.parseDocument(text, {
     version: '1.2',
     schema: 'core',
     merge: false,

@@ -38,6 +38,7 @@ export {
   EVIDENCE_KINDS,
   RunGoalSchema,
 } from './run-goal.js';
+export { isRunId, RUN_ID_PATTERN } from './run-id-pattern.js';
 export type { MergedTask, RunMerge, RunMerges } from './run-merges.js';
 export { MergedTaskSchema, RunMergeSchema, RunMergesSchema } from './run-merges.js';
 export type {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TeamkitError } from '../errors/index.js';
-import { RunIdSchema } from '../schema/names.js';
+import { RUNTIME_PREFIX } from '../home/list-run-ids.js';
 import { type RuntimeState, RuntimeStateSchema } from '../schema/runtime-state.js';
 import { parseDocument } from '../storage/document.js';
 import { appendRunEvent, type RunEventInput } from '../storage/event-log.js';
@@ -9,10 +9,10 @@ import { createDocument, updateDocument } from '../storage/store-documents.js';
 import type { TeamkitStore } from '../storage/teamkit-store.js';
 import { parseInput } from './parse-input.js';
 
-// Every access of the run state module to persisted state goes through this file.
+// The one listing of runs, shared with the cheap `home` entry.
+export { listRunIds } from '../home/list-run-ids.js';
 
-/** The folder of every run's folder. */
-const RUNTIME_PREFIX = 'runtime';
+// Every access of the run state module to persisted state goes through this file.
 
 /** How old a leftover of a cut-short removal must be before a sweep removes it. */
 const LEFTOVER_AGE_MS = 10 * 60_000;
@@ -119,12 +119,6 @@ export function appendStateEvent(
   event: Omit<RunEventInput, 'runId'>,
 ): Promise<void> {
   return appendRunEvent(store, keys.events, { runId: keys.runId, ...event });
-}
-
-/** The ids of the run folders under `runtime/` (other names are ignored). */
-export async function listRunIds(store: TeamkitStore): Promise<string[]> {
-  const names = await store.list(RUNTIME_PREFIX);
-  return names.filter((name) => RunIdSchema.safeParse(name).success);
 }
 
 /**

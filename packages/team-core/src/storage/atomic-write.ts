@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, fsync, linkSync, mkdirSync, openSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import writeFileAtomic from 'write-file-atomic';
 import { TeamkitError } from '../errors/index.js';
 import { retryWhileBusy, unlinkWithRetry } from './fs-retry.js';
 
@@ -30,6 +30,9 @@ export async function fsyncDirectory(directory: string): Promise<void> {
   }
 }
 
+// Loaded on the first write, not with the module: a process that only reads skips it.
+let writeFileAtomicLibrary: typeof import('write-file-atomic') | undefined;
+
 /**
  * Replaces `target` with `data` so that a crash at any moment leaves either the old
  * or the new content: temp file + fsync + rename (write-file-atomic), then an fsync of
@@ -38,7 +41,11 @@ export async function fsyncDirectory(directory: string): Promise<void> {
 export async function writeFileAtomically(target: string, data: string | Buffer): Promise<void> {
   const directory = path.dirname(target);
   mkdirSync(directory, { recursive: true });
-  await retryWhileBusy(() => writeFileAtomic(target, data, { fsync: true }));
+  writeFileAtomicLibrary ??= createRequire(import.meta.url)(
+    'write-file-atomic',
+  ) as typeof import('write-file-atomic');
+  const write = writeFileAtomicLibrary;
+  await retryWhileBusy(() => write(target, data, { fsync: true }));
   await fsyncDirectory(directory);
 }
 

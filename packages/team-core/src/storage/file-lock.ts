@@ -1,8 +1,18 @@
 import fs from 'node:fs';
 import { mkdir, rmdir, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
 import { TeamkitError } from '../errors/index.js';
+
+// Loaded on the first lock, not with the module: proper-lockfile brings graceful-fs, which
+// a process that only reads (`team run status`) should not pay for at start-up.
+let properLockfile: typeof import('proper-lockfile') | undefined;
+function lockfileLibrary(): typeof import('proper-lockfile') {
+  properLockfile ??= createRequire(import.meta.url)(
+    'proper-lockfile',
+  ) as typeof import('proper-lockfile');
+  return properLockfile;
+}
 
 /** Tuning for {@link acquireLock} and {@link withLock}. */
 export interface LockOptions {
@@ -212,7 +222,7 @@ export async function acquireLock(
   let wait = 2;
   for (;;) {
     try {
-      const release = await lockfile.lock(target, {
+      const release = await lockfileLibrary().lock(target, {
         realpath: false,
         lockfilePath: lockFolder,
         retries: 0,

@@ -29,6 +29,7 @@ export {
 export type { MemoryStore, MemoryStoreOptions } from './memory-store/create-memory-store.js';
 export { createMemoryStore } from './memory-store/create-memory-store.js';
 export { openPrivateAppend, writePrivateFile } from './private-files.js';
+export { readEach } from './read-each.js';
 export type { RunKeys } from './run-keys.js';
 export { runKeys } from './run-keys.js';
 export type {
@@ -57,6 +58,7 @@ export type {
   MoveEntriesOptions,
   PendingTotals,
   ReadLogOptions,
+  ReadOutcome,
   StoreChange,
   StoredValue,
   StoreEntryInfo,

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { TeamkitError } from '../errors/index.js';
-import { RunIdSchema } from '../schema/names.js';
+import { isRunId } from '../schema/run-id-pattern.js';
 import { assertSafeSegment, containedPath } from './contained-path.js';
 
 /**
@@ -41,7 +41,7 @@ export interface RunPaths {
 
 /** Checks that `runId` is a UUID before it becomes part of a path. */
 export function assertRunId(runId: string): string {
-  if (!RunIdSchema.safeParse(runId).success) {
+  if (!isRunId(runId)) {
     throw new TeamkitError(
       'PATH_TRAVERSAL',
       `Refused run id ${JSON.stringify(runId)}: run ids are UUIDs.`,

@@ -1,3 +1,4 @@
+import type { TeamkitError } from '../errors/index.js';
 import type { LockOptions } from './file-lock.js';
 
 export type { LockOptions } from './file-lock.js';
@@ -19,6 +20,12 @@ export interface StoredValue {
   readonly text: string;
   readonly revision: StoreRevision;
 }
+
+/**
+ * One key's outcome in {@link TeamkitStore.readMany}: what `read` of that key would have
+ * returned (`value`, `undefined` when absent), or the typed error it would have thrown.
+ */
+export type ReadOutcome = { value: StoredValue | undefined } | { error: TeamkitError };
 
 /** What {@link TeamkitStore.stat} reports. */
 export interface StoreEntryInfo {
@@ -151,6 +158,15 @@ export interface TeamkitStore {
 
   /** The value and its revision; `undefined` when absent. Reads never write. */
   read(key: StoreKey): Promise<StoredValue | undefined>;
+  /**
+   * Reads several values, each exactly as `read` would (the newest revision at some moment
+   * during the call, never a torn or superseded one), one outcome per key in the order
+   * given. A key `read` would refuse (a bad key, a FIFO, a value over the size limit) gets
+   * its error in its place, so one bad value does not hide the others. Not a snapshot
+   * across keys. For listings: the file store checks each folder once per call instead of
+   * once per key.
+   */
+  readMany(keys: readonly StoreKey[]): Promise<ReadOutcome[]>;
   /** Creates a value that must not exist yet (`ALREADY_EXISTS`); durable when it resolves. */
   create(key: StoreKey, text: string): Promise<StoreRevision>;
   /**

@@ -6,6 +6,7 @@ import { createDocument, updateDocument } from '../storage/store-documents.js';
 import type { HeldLock } from '../storage/teamkit-store.js';
 import { stopHereForTest } from '../storage/test-stop-point.js';
 import { byNumericId } from './task-ids.js';
+import { createValidatedTasks } from './validated-tasks.js';
 
 // Every access of the task list to persisted state goes through this file. A task is
 // changed by compare-and-set at the revision read (`updateTask`), with no task lock: a
@@ -75,11 +76,14 @@ export function createTaskStorage(run: RunContext): TaskStorage {
 
   // A task acted on under the wrong name would change another task's data: a document
   // whose id is not its name is corrupt.
-  function parseTask(text: string, key: string, id: string): Task {
+  function validateTask(text: string, key: string, id: string): Task {
     const task = parseDocument(text, TaskSchema, key);
     if (task.id !== id) throw notTask(key, id, task.id);
     return task;
   }
+  const validated = createValidatedTasks();
+  const parseTask = (text: string, key: string, id: string): Task =>
+    validated.parse(id, text, () => validateTask(text, key, id));
 
   const tasks: TaskStorage = {
     whereIs: (id) => keys.task(id),
@@ -94,18 +98,22 @@ export function createTaskStorage(run: RunContext): TaskStorage {
       const ids = await tasks.listTaskIds();
       const listing: TaskListing = { tasks: [], problems: [] };
       const byId = new Map<string, Task>();
-      for (const id of ids) {
-        const key = keys.task(id);
+      const taskKeys = ids.map((id) => keys.task(id));
+      const outcomes = await store.readMany(taskKeys);
+      validated.keepOnly(ids);
+      outcomes.forEach((outcome, index) => {
+        const id = ids[index] as string;
+        const key = taskKeys[index] as string;
         try {
-          const stored = await store.read(key);
-          if (stored === undefined) continue;
-          const task = parseTask(stored.text, key, id);
+          if ('error' in outcome) throw outcome.error;
+          if (outcome.value === undefined) return;
+          const task = parseTask(outcome.value.text, key, id);
           listing.tasks.push(task);
           byId.set(task.id, task);
         } catch (error) {
           listing.problems.push(toDocumentProblem(error, key));
         }
-      }
+      });
       return { byId, listing };
     },
 

@@ -130,7 +130,7 @@ describe('the built-in coding team on the test host', () => {
     for (const branch of [implementer?.branch, tester?.branch]) {
       await current.git(['merge', '-q', '--no-edit', String(branch)]);
     }
-    const { removeMemberWorktree } = await import('@teamkit/team-core');
+    const { removeMemberWorktree } = await import('@teamkit/team-core/worktree');
     for (const name of ['implementer', 'tester']) {
       const removed = await removeMemberWorktree({
         home: current.home,

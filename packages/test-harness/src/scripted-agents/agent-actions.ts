@@ -3,7 +3,6 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import {
-  containedPath,
   createMemberClient,
   isTeamkitError,
   type MemberClient,
@@ -12,6 +11,7 @@ import {
   type Task,
   TeamkitError,
 } from '@teamkit/team-core';
+import { containedPath } from '@teamkit/team-core/storage';
 import type { AgentScript, ScriptedAgentContext } from '../test-host/index.js';
 
 const run = promisify(execFile);

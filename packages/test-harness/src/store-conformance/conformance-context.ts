@@ -1,4 +1,5 @@
-import { isTeamkitError, type TeamkitStore } from '@teamkit/team-core';
+import { isTeamkitError } from '@teamkit/team-core';
+import type { TeamkitStore } from '@teamkit/team-core/storage';
 import { expect, type TestContext } from 'vitest';
 import type { StoreProcess } from './store-process.js';
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createFileStore, type FileStore } from '@teamkit/team-core';
+import { createFileStore, type FileStore } from '@teamkit/team-core/storage';
 import { runStoreConformance } from './index.js';
 
 runStoreConformance({

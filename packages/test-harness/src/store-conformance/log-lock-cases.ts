@@ -1,4 +1,4 @@
-import type { StoreChange } from '@teamkit/team-core';
+import type { StoreChange } from '@teamkit/team-core/storage';
 import { describe, expect } from 'vitest';
 import { type ConformanceCases, expectCode, thrown, waitFor } from './conformance-context.js';
 

@@ -1,4 +1,4 @@
-import { createMemoryStore } from '@teamkit/team-core';
+import { createMemoryStore } from '@teamkit/team-core/storage';
 import { runStoreConformance } from './index.js';
 
 runStoreConformance({ name: 'memory store', createStore: () => createMemoryStore() });

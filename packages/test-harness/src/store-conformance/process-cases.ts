@@ -76,6 +76,49 @@ export function registerProcessCases({ processCase }: ConformanceCases): void {
     );
 
     processCase(
+      'reads many values while other processes update them: never older, never torn',
+      2,
+      async (store, workers) => {
+        const keys = ['runtime/run/tasks/1.json', 'runtime/run/tasks/2.json'];
+        for (const key of keys) await store.create(key, '0');
+        const times = 60;
+        let running = true;
+        const writes = Promise.all(
+          workers.map((worker, index) =>
+            worker.call({ op: 'increment', key: keys[index] as string, times }),
+          ),
+        ).finally(() => {
+          running = false;
+        });
+        const last = keys.map(() => 0);
+        const textOf = new Map<string, string>();
+        let reads = 0;
+        while (running || reads === 0) {
+          // A store may answer from this process without I/O: let the workers' replies in.
+          await new Promise((resolve) => setImmediate(resolve));
+          const outcomes = await store.readMany(keys);
+          reads += 1;
+          outcomes.forEach((outcome, index) => {
+            if ('error' in outcome) throw outcome.error;
+            const value = outcome.value as { text: string; revision: string };
+            // Each call sees each value at some moment during it, so values only grow,
+            // and a revision always comes with the one text written at it.
+            expect(Number(value.text)).toBeGreaterThanOrEqual(last[index] as number);
+            last[index] = Number(value.text);
+            const seen = textOf.get(`${index} ${value.revision}`);
+            if (seen !== undefined) expect(value.text).toBe(seen);
+            textOf.set(`${index} ${value.revision}`, value.text);
+          });
+        }
+        for (const reply of await writes) expect(reply.ok, JSON.stringify(reply)).toBe(true);
+        const final = await store.readMany(keys);
+        expect(final.map((outcome) => 'value' in outcome && outcome.value?.text)).toEqual(
+          keys.map(() => String(times)),
+        );
+      },
+    );
+
+    processCase(
       'counts exactly while writers are frozen and resumed at random',
       4,
       async (store, workers) => {

@@ -1,4 +1,4 @@
-import type { TeamkitStore } from '@teamkit/team-core';
+import type { TeamkitStore } from '@teamkit/team-core/storage';
 import { describe, it } from 'vitest';
 import type { ConformanceCases } from './conformance-context.js';
 import { registerEntryCases } from './entry-cases.js';

@@ -7,7 +7,8 @@
 import { writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { isTeamkitError, TeamkitError, type TeamkitStore } from '@teamkit/team-core';
+import { isTeamkitError, TeamkitError } from '@teamkit/team-core';
+import type { TeamkitStore } from '@teamkit/team-core/storage';
 import type { WorkerRequest } from './worker-protocol.js';
 
 const [moduleArgument, configArgument] = process.argv.slice(2);

@@ -1,4 +1,5 @@
-import { isTeamkitError, type TeamkitStore } from '@teamkit/team-core';
+import { isTeamkitError } from '@teamkit/team-core';
+import type { TeamkitStore } from '@teamkit/team-core/storage';
 import { describe, expect } from 'vitest';
 import { type ConformanceCases, expectCode } from './conformance-context.js';
 
@@ -89,6 +90,41 @@ export function registerValueCases({ storeCase }: ConformanceCases): void {
       await store.remove(KEY);
       expect(await store.put(KEY, 'three')).toEqual(expect.any(String));
       expect((await store.read(KEY))?.text).toBe('three');
+    });
+
+    storeCase('reads many values as read does, each outcome in its place', async (store) => {
+      const kept = await store.create('runtime/run/tasks/1.json', 'one');
+      const first = await store.create('runtime/run/tasks/2.json', 'two');
+      const second = await store.update('runtime/run/tasks/2.json', 'two, second', first);
+      await store.create('runtime/run/tasks/3.json', 'removed');
+      await store.remove('runtime/run/tasks/3.json');
+      await store.create('runtime/run/state.json', 'state');
+      const keys = [
+        'runtime/run/tasks/2.json',
+        'runtime/run/tasks/1.json',
+        'runtime/run/tasks/3.json',
+        'runtime/run/tasks/9.json',
+        'a/../b',
+        'runtime/run/state.json',
+        'runtime/never/1.json',
+      ];
+      const outcomes = await store.readMany(keys);
+      expect(outcomes).toHaveLength(keys.length);
+      expect(outcomes.slice(0, 4)).toEqual([
+        { value: { text: 'two, second', revision: second } },
+        { value: { text: 'one', revision: kept } },
+        { value: undefined },
+        { value: undefined },
+      ]);
+      const refused = outcomes[4];
+      expect(refused !== undefined && 'error' in refused && refused.error.code).toBe(
+        'PATH_TRAVERSAL',
+      );
+      expect(outcomes.slice(5)).toEqual([
+        { value: await store.read('runtime/run/state.json') },
+        { value: undefined },
+      ]);
+      expect(await store.readMany([])).toEqual([]);
     });
 
     storeCase('one of many concurrent updates of one revision wins', async (store) => {

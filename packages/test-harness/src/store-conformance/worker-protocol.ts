@@ -1,4 +1,4 @@
-import type { EntryState } from '@teamkit/team-core';
+import type { EntryState } from '@teamkit/team-core/storage';
 
 /** What the suite asks a store worker process to do; see store-worker.ts. */
 export type WorkerRequest =

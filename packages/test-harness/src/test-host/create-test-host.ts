@@ -2,11 +2,11 @@ import {
   type DeliverInput,
   type DeliveryOutcome,
   type InterruptOutcome,
-  MemberNameSchema,
   type SpawnMemberInput,
   TEAM_HOST_SPECIFICATION_VERSION,
   TeamkitError,
 } from '@teamkit/team-core';
+import { MemberNameSchema } from '@teamkit/team-core/schema';
 import type { AgentScript, NextDeliveryOptions, ScriptedAgentContext } from './scripted-agent.js';
 import type {
   IdleHandler,

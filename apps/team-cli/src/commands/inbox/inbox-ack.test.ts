@@ -5,12 +5,11 @@ import path from 'node:path';
 import {
   createMailbox,
   createRunState,
-  runPaths,
   TEAMKIT_ERROR_CODES,
-  TeamSpecSchema,
   transitionRun,
-  USER_PARTICIPANT,
 } from '@teamkit/team-core';
+import { TeamSpecSchema, USER_PARTICIPANT } from '@teamkit/team-core/schema';
+import { runPaths } from '@teamkit/team-core/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, createTempHome, runCli } from '../../test-support/run-cli.js';
 

@@ -52,7 +52,8 @@ test, commit, and offer the task for review with evidence.
 
 /** `team init [--project [dir]]`: a starter config and an example team; existing files are kept. */
 export const initCommand: CommandHandler = async (context, _args, options) => {
-  const { createFileAtomically, isTeamkitError } = await import('@teamkit/team-core');
+  const { isTeamkitError } = await import('@teamkit/team-core');
+  const { createFileAtomically } = await import('@teamkit/team-core/storage');
   const project = options.project;
   const base =
     project === undefined

@@ -33,6 +33,13 @@ export const runStartCommand: CommandHandler = async (context, [team], options) 
     },
     context.env,
   );
+  const { assertLaunchFitsSharedRun } = await import('./shared-run-agents.js');
+  const { isSharedStoreForHome } = await import('@teamkit/team-core/storage');
+  // Members left for another machine start with that machine's launch (`team run join`).
+  const here = spec.members
+    .map((member) => member.name)
+    .filter((name) => !listOption(options.elsewhere).includes(name));
+  assertLaunchFitsSharedRun(launch, isSharedStoreForHome(context.home), here);
   if (options.dryRun === true) {
     const { describeRunLaunch, renderRunLaunch } = await import('./describe-run-launch.js');
     const members = describeRunLaunch({
@@ -64,7 +71,7 @@ export const runStartCommand: CommandHandler = async (context, [team], options) 
   });
   const elsewhere = listOption(options.elsewhere);
   if (elsewhere.length > 0 && machine === undefined) {
-    const { TeamkitError } = await import('@teamkit/team-core');
+    const { TeamkitError } = await import('@teamkit/team-core/errors');
     throw new TeamkitError(
       'INVALID_INPUT',
       '--elsewhere leaves members for another machine to join, which needs the runs in a shared store: set TEAMKIT_STORE (or the store.url setting) to a NATS server.',
@@ -144,7 +151,7 @@ export const runListCommand: CommandHandler = async (context) => {
     output.result({ runs: [], problems: [] }, () => 'No runs.');
     return undefined;
   }
-  const { listRuns } = await import('@teamkit/team-core');
+  const { listRuns } = await import('@teamkit/team-core/state');
   const { problemLines } = await import('../../problem-lines.js');
   const listing = await listRuns(context.home);
   const own = (runId: string) => context.memberRun === undefined || runId === context.memberRun;
@@ -169,11 +176,20 @@ export const runStatusCommand: CommandHandler = async (context, [run], _options)
   const { output } = context;
   if (run === undefined && context.memberRun === undefined) {
     // Answered from the folder listing alone when there is nothing to read: this call is timed.
-    if ((await listRunIds(context.home)).length === 0) {
+    const ids = await listRunIds(context.home);
+    if (ids.length === 0) {
       output.result({ runs: [] }, () => 'No runs.');
       return undefined;
     }
-    const { listRuns, WORKING_RUN_STATUSES } = await import('@teamkit/team-core');
+    // Runs whose state says they are finished are not listed here: the schemas and the run
+    // state module load only when some run may be working (or its document needs checking).
+    const { looksFinished } = await import('@teamkit/team-core/home');
+    const finished = await Promise.all(ids.map((id) => looksFinished(context.home, id)));
+    if (finished.every(Boolean)) {
+      output.result({ runs: [], problems: [] }, () => 'No working runs.');
+      return undefined;
+    }
+    const { listRuns, WORKING_RUN_STATUSES } = await import('@teamkit/team-core/state');
     const { problemLines } = await import('../../problem-lines.js');
     const listing = await listRuns(context.home);
     const working = listing.runs.filter((state) => WORKING_RUN_STATUSES.includes(state.status));

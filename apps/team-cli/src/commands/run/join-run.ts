@@ -13,7 +13,13 @@ import type { CommandHandler } from '../../command-handler.js';
  * member two machines join at once runs on one of them only.
  */
 export const runJoinCommand: CommandHandler = async (context, [run, ...members], options) => {
-  const core = await import('@teamkit/team-core');
+  const core = {
+    ...(await import('@teamkit/team-core')),
+    ...(await import('@teamkit/team-core/schema')),
+    ...(await import('@teamkit/team-core/state')),
+    ...(await import('@teamkit/team-core/storage')),
+    ...(await import('@teamkit/team-core/worktree')),
+  };
   const runId = await resolveRunId(context, run);
   const { machineIdOf } = await import('../../supervisor/machine-id.js');
   const machine = await machineIdOf(context.home);
@@ -40,6 +46,21 @@ export const runJoinCommand: CommandHandler = async (context, [run, ...members],
     });
   }
   const names = [...new Set(members)];
+  // Decided before anything is written: a launch this machine cannot run places nobody.
+  const { planRunLaunch } = await import('./plan-run-launch.js');
+  const mode = options.agentCmdMode;
+  const launch = planRunLaunch(
+    spec.value,
+    {
+      ...(typeof options.agent === 'string' ? { agent: options.agent } : {}),
+      ...(typeof options.agentCmd === 'string' ? { agentCommand: options.agentCmd } : {}),
+      ...(mode === 'one-shot' || mode === 'long-lived' ? { agentCommandMode: mode } : {}),
+      ...(typeof options.model === 'string' ? { model: options.model } : {}),
+    },
+    context.env,
+  );
+  const { assertLaunchFitsSharedRun } = await import('./shared-run-agents.js');
+  assertLaunchFitsSharedRun(launch, true, names);
   await core.placeMembers(context.home, runId, names, machine, { actor: 'user' });
   // Each member gets a worktree of this machine's clone, from the commit the run's other
   // worktrees started from (fetch it first if this clone lacks it).
@@ -69,18 +90,6 @@ export const runJoinCommand: CommandHandler = async (context, [run, ...members],
       { actor: 'user' },
     );
   }
-  const { planRunLaunch } = await import('./plan-run-launch.js');
-  const mode = options.agentCmdMode;
-  const launch = planRunLaunch(
-    spec.value,
-    {
-      ...(typeof options.agent === 'string' ? { agent: options.agent } : {}),
-      ...(typeof options.agentCmd === 'string' ? { agentCommand: options.agentCmd } : {}),
-      ...(mode === 'one-shot' || mode === 'long-lived' ? { agentCommandMode: mode } : {}),
-      ...(typeof options.model === 'string' ? { model: options.model } : {}),
-    },
-    context.env,
-  );
   const { recordRunLaunch } = await import('../../process-host/run-launch.js');
   await recordRunLaunch(context.home, runId, launch);
   const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');

@@ -3,7 +3,7 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { acquireLock, runPaths } from '@teamkit/team-core';
+import { acquireLock, runPaths } from '@teamkit/team-core/storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTempHome, runCli } from '../../test-support/run-cli.js';
 

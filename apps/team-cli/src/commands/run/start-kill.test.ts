@@ -1,7 +1,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { isSameFolder, readProcessEnvironment } from '@teamkit/team-core';
+import { isSameFolder } from '@teamkit/team-core';
+import { readProcessEnvironment } from '@teamkit/team-core/processes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, createTempHome, runCli } from '../../test-support/run-cli.js';
 

@@ -2,7 +2,7 @@ import type { CommandHandler } from '../../command-handler.js';
 
 /** `team worktree list`: member worktrees whose run is over (orphans) and what they hold. */
 export const worktreeListCommand: CommandHandler = async (context) => {
-  const { findOrphanWorktrees } = await import('@teamkit/team-core');
+  const { findOrphanWorktrees } = await import('@teamkit/team-core/worktree');
   const orphans = await findOrphanWorktrees({ home: context.home });
   context.output.result({ orphans }, () =>
     orphans.length === 0
@@ -25,7 +25,7 @@ function listed(items: readonly string[], limit = 3): string {
 
 /** `team worktree prune [--force]`: removes orphans whose work is saved (all with --force). */
 export const worktreePruneCommand: CommandHandler = async (context, _args, options) => {
-  const { pruneOrphans } = await import('@teamkit/team-core');
+  const { pruneOrphans } = await import('@teamkit/team-core/worktree');
   const report = await pruneOrphans({ home: context.home, force: options.force === true });
   const { output } = context;
   output.result({ report }, () => {

@@ -1,7 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createMemberClient, runPaths } from '@teamkit/team-core';
+import { createMemberClient } from '@teamkit/team-core';
+import { runPaths } from '@teamkit/team-core/storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunDelta } from '../protocol.js';
 import { type SeededRun, seedRun } from '../test-support/seed-run.js';

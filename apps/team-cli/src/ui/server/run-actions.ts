@@ -1,9 +1,5 @@
-import {
-  createMemberClient,
-  type MemberClient,
-  TeamkitError,
-  USER_PARTICIPANT,
-} from '@teamkit/team-core';
+import { createMemberClient, type MemberClient, TeamkitError } from '@teamkit/team-core';
+import { USER_PARTICIPANT } from '@teamkit/team-core/schema';
 import type { ActionName } from '../protocol.js';
 
 /**

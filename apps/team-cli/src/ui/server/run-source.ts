@@ -1,26 +1,26 @@
 import path from 'node:path';
 import {
-  createGitRunner,
   createTaskList,
   DONE_TASK_STATUSES,
-  type EntryState,
   findLead,
   listRuns,
-  MessageSchema,
   openRun,
   type PermissionRequest,
-  parseDocument,
   type RuntimeState,
-  readDocument,
   readRunState,
-  type StoreChange,
-  storeForHome,
   type Task,
-  TaskSchema,
   TERMINAL_RUN_STATUSES,
-  USER_PARTICIPANT,
   WORKING_RUN_STATUSES,
 } from '@teamkit/team-core';
+import { MessageSchema, TaskSchema, USER_PARTICIPANT } from '@teamkit/team-core/schema';
+import {
+  type EntryState,
+  parseDocument,
+  readDocument,
+  type StoreChange,
+  storeForHome,
+} from '@teamkit/team-core/storage';
+import { createGitRunner } from '@teamkit/team-core/worktree';
 import type {
   ActionName,
   DiffSummary,

@@ -1,14 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  createRunState,
-  runPaths,
-  serializeDocument,
-  TaskSchema,
-  type TaskStatus,
-  TeamSpecSchema,
-  transitionRun,
-} from '@teamkit/team-core';
+import { createRunState, type TaskStatus, transitionRun } from '@teamkit/team-core';
+import { TaskSchema, TeamSpecSchema } from '@teamkit/team-core/schema';
+import { runPaths, serializeDocument } from '@teamkit/team-core/storage';
 
 /** A run made for a test: its id and the names of its members (the lead first). */
 export interface SeededRun {

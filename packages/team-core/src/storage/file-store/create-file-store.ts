@@ -7,17 +7,15 @@ import { removeTreeWithRetry } from '../fs-retry.js';
 import { storeKeySegments, TEMP_PREFIX, TRASH_PREFIX } from '../store-key.js';
 import { assertAge } from '../stored-text.js';
 import type { HeldLock, TeamkitStore } from '../teamkit-store.js';
-import { createAppendLog } from './append-log.js';
-import { watchCollectionFolder } from './entry-watch.js';
-import { createFileEntries } from './file-entries.js';
 import { createFileValues } from './file-values.js';
 import { isStoreInternal } from './internal-names.js';
 import { errnoOf, toStoreError } from './io-error.js';
-import { lockedRun } from './locked-run.js';
 import { createFolderGuard, PRIVATE_FILE_MODE } from './private-folders.js';
 import { plantedLink } from './regular-file.js';
 import { TOMBSTONE_TARGET } from './revision-chain.js';
-import { watchTree } from './tree-watch.js';
+
+type FileEntries = ReturnType<typeof import('./file-entries.js').createFileEntries>;
+type AppendLog = ReturnType<typeof import('./append-log.js').createAppendLog>;
 
 const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_WRONLY } = fs.constants;
 
@@ -58,8 +56,16 @@ export function createFileStore(options: FileStoreOptions): FileStore {
   const guard = createFolderGuard(options.root);
   const lockDefaults = options.lock ?? {};
   const values = createFileValues(guard);
-  const entries = createFileEntries(guard, lockDefaults);
-  const logs = createAppendLog(guard);
+  // Entries, logs, locks and watches load on first use: a process that only lists and
+  // reads (`team run status`) does not pay for their modules at start-up.
+  let entriesPart: Promise<FileEntries> | undefined;
+  const entries = () =>
+    (entriesPart ??= import('./file-entries.js').then((part) =>
+      part.createFileEntries(guard, lockDefaults),
+    ));
+  let logsPart: Promise<AppendLog> | undefined;
+  const logs = () =>
+    (logsPart ??= import('./append-log.js').then((part) => part.createAppendLog(guard)));
   const disposers = new Set<() => Promise<void>>();
 
   function tracked(dispose: () => Promise<void>): () => Promise<void> {
@@ -96,6 +102,7 @@ export function createFileStore(options: FileStoreOptions): FileStore {
     kind: 'file',
     root: guard.root,
     read: (key) => values.read(key),
+    readMany: (keys) => values.readMany(keys),
     create: (key, text) => values.create(key, text),
     update: (key, text, revision) => values.update(key, text, revision),
     put: (key, text) => values.put(key, text),
@@ -186,16 +193,17 @@ export function createFileStore(options: FileStoreOptions): FileStore {
       }
     },
 
-    addEntry: (collection, id, text, entryOptions) =>
-      entries.addEntry(collection, id, text, entryOptions),
-    moveEntries: (collection, ids, from, to, moveOptions) =>
-      entries.moveEntries(collection, ids, from, to, moveOptions),
-    listEntries: (collection, state) => entries.listEntries(collection, state),
-    readEntry: (collection, id, state) => entries.readEntry(collection, id, state),
-    entryState: (collection, id) => entries.entryState(collection, id),
+    addEntry: async (collection, id, text, entryOptions) =>
+      (await entries()).addEntry(collection, id, text, entryOptions),
+    moveEntries: async (collection, ids, from, to, moveOptions) =>
+      (await entries()).moveEntries(collection, ids, from, to, moveOptions),
+    listEntries: async (collection, state) => (await entries()).listEntries(collection, state),
+    readEntry: async (collection, id, state) => (await entries()).readEntry(collection, id, state),
+    entryState: async (collection, id) => (await entries()).entryState(collection, id),
 
     async watchEntries(collection, onChange, watchOptions = {}) {
       const folder = guard.folder(storeKeySegments(collection, 'collection'), true) as string;
+      const { watchCollectionFolder } = await import('./entry-watch.js');
       try {
         return tracked(
           watchCollectionFolder(
@@ -210,13 +218,14 @@ export function createFileStore(options: FileStoreOptions): FileStore {
       }
     },
 
-    append: (key, line) => logs.append(key, line),
-    readLog: (key, cursor, readOptions) => logs.readLog(key, cursor, readOptions),
+    append: async (key, line) => (await logs()).append(key, line),
+    readLog: async (key, cursor, readOptions) => (await logs()).readLog(key, cursor, readOptions),
 
     async withLock(key, fn, lockOptions) {
       const segments = storeKeySegments(key, 'lock key');
       const folder = guard.folder(segments.slice(0, -1), true) as string;
       const target = path.join(folder, segments.at(-1) as string);
+      const { lockedRun } = await import('./locked-run.js');
       return lockedRun(
         target,
         key,
@@ -236,6 +245,7 @@ export function createFileStore(options: FileStoreOptions): FileStore {
 
     async watch(prefix, onChange, watchOptions = {}) {
       const folder = childFolder(prefix, true) as string;
+      const { watchTree } = await import('./tree-watch.js');
       try {
         return tracked(
           watchTree(

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { TeamkitError } from '../../errors/index.js';
 import { REVISION_FOLDER, storeKeySegments, TEMP_PREFIX } from '../store-key.js';
 import { assertStorableText } from '../stored-text.js';
-import type { StoredValue, StoreEntryInfo, StoreRevision } from '../teamkit-store.js';
+import type { ReadOutcome, StoredValue, StoreEntryInfo, StoreRevision } from '../teamkit-store.js';
+import { readManyValues } from './file-read-many.js';
 import { toStoreError } from './io-error.js';
 import type { FolderGuard } from './private-folders.js';
 import {
@@ -156,6 +157,10 @@ export function createFileValues(guard: FolderGuard) {
       const found = head(place, true);
       if (found.kind !== 'value') return undefined;
       return { text: found.text as string, revision: revisionOf(found.ino) };
+    },
+
+    async readMany(keys: readonly string[]): Promise<ReadOutcome[]> {
+      return readManyValues(keys, placeOf);
     },
 
     create(key: string, text: string): Promise<StoreRevision> {

@@ -90,7 +90,9 @@ export function readOpened(fd: number, info: fs.BigIntStats, key: string): strin
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.max(Number(info.size) - total + 1, 4096));
+      // The first read asks for one byte more than the size, so it normally reaches the
+      // end of the file in one call: a short read of a regular file is its end.
+      const chunk = Buffer.allocUnsafe(total === 0 ? Number(info.size) + 1 : 65_536);
       const read = fs.readSync(fd, chunk, 0, chunk.length, null);
       if (read === 0) break;
       chunks.push(chunk.subarray(0, read));
@@ -102,8 +104,12 @@ export function readOpened(fd: number, info: fs.BigIntStats, key: string): strin
           { details: { key } },
         );
       }
+      if (read < chunk.length) break;
     }
-    return Buffer.concat(chunks, total).toString('utf8');
+    const [only] = chunks;
+    return chunks.length === 1 && only !== undefined
+      ? only.toString('utf8')
+      : Buffer.concat(chunks, total).toString('utf8');
   } catch (error) {
     throw toStoreError(error, key, 'read');
   }

@@ -1,4 +1,5 @@
 import { TeamkitError } from '../../errors/index.js';
+import { readEach } from '../read-each.js';
 import { assertEntryId, storeKeySegments } from '../store-key.js';
 import { assertAge, assertLogLine, assertStorableText } from '../stored-text.js';
 import type {
@@ -112,6 +113,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     async read(raw) {
       const value = values.get(key(raw));
       return value === undefined ? undefined : { text: value.text, revision: value.revision };
+    },
+    readMany(keys) {
+      return readEach((raw) => store.read(raw), keys);
     },
     async create(raw, text) {
       const name = key(raw);

@@ -4,10 +4,10 @@ import {
   createTaskList,
   issueMemberCredential,
   openRun,
-  TeamSpecSchema,
   transitionMember,
   transitionRun,
 } from '@teamkit/team-core';
+import { TeamSpecSchema } from '@teamkit/team-core/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, createTempHome, spawn } from '../../../test-support/run-cli.js';
 

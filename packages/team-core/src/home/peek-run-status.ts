@@ -1,0 +1,34 @@
+import type { RunStatus } from '../schema/runtime-state.js';
+import { FINISHED_RUN_STATUSES } from '../state/status-machines.js';
+import { storeForHome } from '../storage/home-store.js';
+import { runKeys } from '../storage/run-keys.js';
+import type { TeamkitStore } from '../storage/teamkit-store.js';
+
+/**
+ * Whether run `runId`'s state document says, at a glance, that the run is finished
+ * (`completed`, `deleted`, `failed`, `orphaned`): its `status` alone, read without checking
+ * the rest of the document against its schema. False when the document is missing,
+ * unreadable or says anything else, so a caller that needs the truth reads the run state
+ * (`readRunState`, `listRuns`), which checks all of it. For listings of working runs that
+ * would skip finished runs anyway and need not load the schemas for them.
+ */
+export async function looksFinished(from: string | TeamkitStore, runId: string): Promise<boolean> {
+  const store = typeof from === 'string' ? storeForHome(from) : from;
+  let text: string | undefined;
+  try {
+    text = (await store.read(runKeys(runId).state))?.text;
+  } catch {
+    // Unreadable: not "finished at a glance"; the full read reports why.
+    return false;
+  }
+  if (text === undefined) return false;
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (typeof document !== 'object' || document === null) return false;
+  const { version, status } = document as { version?: unknown; status?: unknown };
+  return version === 1 && FINISHED_RUN_STATUSES.includes(status as RunStatus);
+}
