@@ -7,15 +7,19 @@ import { defineConfig } from 'vitest/config';
  * - `browser` (`pnpm test:browser`): `*.browser.test.ts`, a real Chromium;
  * - `nats` (`pnpm test:nats`): `*.nats.test.ts`, real nats-server processes;
  * - `hostile` (`pnpm test:hostile`): `*.hostile.test.ts`, every command against every
- *   kind of planted file (long: a run per row).
+ *   kind of planted file (long: a run per row);
+ * - `slow` (`pnpm test:slow`): `*.slow.test.ts`, the long runs that need only Node, git and
+ *   tmux (SIGKILL loops, many-process races, whole teams end to end), kept out of
+ *   `pnpm test` so it stays short; `.ci/run` runs it right after `pnpm test`.
  */
-export type TestSuite = 'unit' | 'hosts' | 'browser' | 'nats' | 'hostile';
+export type TestSuite = 'unit' | 'hosts' | 'browser' | 'nats' | 'hostile' | 'slow';
 
 const SUITE_PATTERNS: Record<Exclude<TestSuite, 'unit'>, string> = {
   hosts: 'src/**/*.host.test.ts',
   browser: 'src/**/*.browser.test.ts',
   nats: 'src/**/*.nats.test.ts',
   hostile: 'src/**/*.hostile.test.ts',
+  slow: 'src/**/*.slow.test.ts',
 };
 
 const PACKAGES: readonly [string, string][] = [

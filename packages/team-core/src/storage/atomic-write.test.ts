@@ -1,31 +1,15 @@
-import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
 import { createFileAtomically, writeFileAtomically } from './atomic-write.js';
-import { killWorker, startWorker, useTempFolder } from './test-support/workers.js';
+import { startWorker, useTempFolder } from './test-support/workers.js';
+import { itSurvivesWriterKills } from './test-support/writer-kills.js';
 
 let folder: string;
 useTempFolder((created) => {
   folder = created;
 });
-
-/** Checks a document written by atomic-writer-worker.mjs and returns its number. */
-function numberOfValidDocument(text: string): number {
-  const document = JSON.parse(text) as {
-    version: number;
-    n: number;
-    payload: string;
-    digest: string;
-  };
-  expect(document.version).toBe(1);
-  expect(document.payload).toBe(
-    String(document.n % 10).repeat(4_096 + ((document.n * 7_919) % 60_000)),
-  );
-  expect(createHash('sha256').update(document.payload).digest('hex')).toBe(document.digest);
-  return document.n;
-}
 
 describe('writeFileAtomically', () => {
   it('replaces a file and creates missing parent folders', async () => {
@@ -36,39 +20,8 @@ describe('writeFileAtomically', () => {
     expect(await readdir(path.dirname(target))).toEqual(['doc.json']);
   });
 
-  it('leaves the old or the new document when the writer is SIGKILLed at random moments', async () => {
-    const lanes = 4;
-    const trialsPerLane = 50;
-    let trials = 0;
-    await Promise.all(
-      Array.from({ length: lanes }, async (_, lane) => {
-        const target = path.join(folder, `lane-${lane}.json`);
-        let next = 1;
-        let warm = startWorker('atomic-writer-worker.mjs', [target]);
-        for (let trial = 0; trial < trialsPerLane; trial += 1) {
-          const worker = warm;
-          await worker.waitForLine((line) => line === 'ready');
-          if (trial + 1 < trialsPerLane) warm = startWorker('atomic-writer-worker.mjs', [target]);
-          worker.send(String(next));
-          await worker.waitForLine((line) => /^[0-9]+$/.test(line));
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 30));
-          expect((await killWorker(worker)).signal).toBe('SIGKILL');
-          const reported = worker
-            .stdout()
-            .split('\n')
-            .filter((line) => /^[0-9]+$/.test(line))
-            .map(Number);
-          const lastReported = Math.max(...reported);
-          const onDisk = numberOfValidDocument(await readFile(target, 'utf8'));
-          expect([lastReported, lastReported + 1]).toContain(onDisk);
-          next = onDisk + 1;
-          trials += 1;
-        }
-      }),
-    );
-    expect(trials).toBeGreaterThanOrEqual(200);
-    // 200 worker processes, one after another per lane: minutes on a busy machine.
-  }, 480_000);
+  // A short run; atomic-write.slow.test.ts runs 200 kills (`pnpm test:slow`).
+  itSurvivesWriterKills(() => folder, 10, 240_000);
 });
 
 describe('createFileAtomically', () => {

@@ -95,3 +95,9 @@ export const PLANTED_FILES: readonly PlantedFileRow[] = [
     },
   },
 ];
+
+/**
+ * How many rows of PLANTED_FILES, from the first, `pnpm test` runs (every-command.test.ts);
+ * the rest run in `pnpm test:hostile` (every-command.hostile.test.ts).
+ */
+export const QUICK_ROWS = 2;

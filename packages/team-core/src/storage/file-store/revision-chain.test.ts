@@ -74,6 +74,10 @@ describe('successor links', () => {
     const first = await store.create(KEY, 'one');
     const dead = commitWithoutPublishing('committed, never published', first.slice(1));
     const revision = revisionOfFile(dead);
+    // Stale for certain: a file written this millisecond can carry an mtime past
+    // Date.now(), which keeps it out of an olderThanMs of 0.
+    const past = new Date(Date.now() - 60_000);
+    fs.utimesSync(dead, past, past);
     expect(await store.removeStaleTemporaries('runtime/r', 0)).toBe(1);
     expect(fs.existsSync(dead)).toBe(false);
     expect(await store.read(KEY)).toEqual({ text: 'committed, never published', revision });

@@ -1,0 +1,3 @@
+import { describePausedClaim } from './test-support/paused-claim.js';
+
+describePausedClaim(20);

@@ -1,0 +1,3 @@
+import { suiteConfig } from './vitest.suites.js';
+
+export default suiteConfig('slow');
