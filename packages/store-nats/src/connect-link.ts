@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import {
   DiscardPolicy,
+  type JetStreamClient,
+  type JetStreamManager,
   jetstream,
   jetstreamManager,
   RetentionPolicy,
@@ -14,8 +16,8 @@ import {
   nkeyAuthenticator,
 } from '@nats-io/transport-node';
 import { TeamkitError } from '@teamkit/team-core';
-import { natsNames } from './key-mapping.js';
-import { toStoreError } from './nats-errors.js';
+import { type NatsNames, natsNames } from './key-mapping.js';
+import { isTransient, toStoreError } from './nats-errors.js';
 import { attemptTimeoutOf, createNatsLink, type NatsLink } from './nats-link.js';
 
 /** How the store proves who it is to the NATS server; see docs/distributed.md. */
@@ -117,34 +119,7 @@ export async function connectLink(options: ConnectLinkOptions): Promise<NatsLink
   try {
     const jsm = await jetstreamManager(nc, { timeout: attemptMs });
     const js = jetstream(nc, { timeout: attemptMs });
-    await new Kvm(js).create(names.bucket, {
-      history: 1,
-      storage: StorageType.File,
-      replicas: options.replicas,
-      allow_direct: false,
-      description: 'Teamkit store: values, entries, ledgers and locks',
-    });
-    try {
-      await jsm.streams.info(names.logStream);
-    } catch {
-      await jsm.streams
-        .add({
-          name: names.logStream,
-          subjects: [`${names.logSubjectPrefix}.>`],
-          storage: StorageType.File,
-          retention: RetentionPolicy.Limits,
-          discard: DiscardPolicy.Old,
-          num_replicas: options.replicas,
-          allow_direct: false,
-          description: 'Teamkit store: append-only logs, one subject per log',
-        })
-        .catch(async (error: unknown) => {
-          // Another process created it first.
-          await jsm.streams.info(names.logStream).catch(() => {
-            throw error;
-          });
-        });
-    }
+    await untilAnswered(options.timeoutMs, () => ensureStreams(js, jsm, names, options.replicas));
     return createNatsLink({
       nc,
       js,
@@ -157,5 +132,60 @@ export async function connectLink(options: ConnectLinkOptions): Promise<NatsLink
   } catch (error) {
     await nc.close().catch(() => {});
     throw toStoreError(error, context);
+  }
+}
+
+/**
+ * Retries `setUp` while JetStream does not answer (a cluster electing a new leader for the
+ * store's streams after a node died, JetStream still starting) until `timeoutMs` passed.
+ */
+async function untilAnswered(timeoutMs: number, setUp: () => Promise<void>): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let wait = 100;
+  for (;;) {
+    try {
+      return await setUp();
+    } catch (error) {
+      if (!isTransient(error) || Date.now() + wait >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      wait = Math.min(wait * 2, 1_000);
+    }
+  }
+}
+
+/** Creates the KV bucket and the log stream unless they exist. */
+async function ensureStreams(
+  js: JetStreamClient,
+  jsm: JetStreamManager,
+  names: NatsNames,
+  replicas: number,
+): Promise<void> {
+  await new Kvm(js).create(names.bucket, {
+    history: 1,
+    storage: StorageType.File,
+    replicas,
+    allow_direct: false,
+    description: 'Teamkit store: values, entries, ledgers and locks',
+  });
+  try {
+    await jsm.streams.info(names.logStream);
+  } catch {
+    await jsm.streams
+      .add({
+        name: names.logStream,
+        subjects: [`${names.logSubjectPrefix}.>`],
+        storage: StorageType.File,
+        retention: RetentionPolicy.Limits,
+        discard: DiscardPolicy.Old,
+        num_replicas: replicas,
+        allow_direct: false,
+        description: 'Teamkit store: append-only logs, one subject per log',
+      })
+      .catch(async (error: unknown) => {
+        // Another process created it first.
+        await jsm.streams.info(names.logStream).catch(() => {
+          throw error;
+        });
+      });
   }
 }
