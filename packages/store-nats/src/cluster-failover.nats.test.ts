@@ -15,7 +15,12 @@ async function openFirst(servers: string, bucketPrefix: string): Promise<NatsSto
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
-      return await createNatsStore({ servers, bucketPrefix, replicas: 3, timeoutMs: 20_000 });
+      return await createNatsStore({
+        servers: servers.split(','),
+        bucketPrefix,
+        replicas: 3,
+        timeoutMs: 20_000,
+      });
     } catch (error) {
       if (Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -24,7 +29,7 @@ async function openFirst(servers: string, bucketPrefix: string): Promise<NatsSto
 }
 
 async function leaderOf(servers: string, stream: string): Promise<string | undefined> {
-  const nc = await connect({ servers });
+  const nc = await connect({ servers: servers.split(',') });
   try {
     const jsm = await jetstreamManager(nc);
     return (await jsm.streams.info(stream)).cluster?.leader;
@@ -55,7 +60,7 @@ describe.skipIf(missing !== undefined)('NATS store on a three-node cluster', () 
 
     // Opened while the survivors elect a new leader: it waits for them, within its timeout.
     const second = await createNatsStore({
-      servers: cluster.urls,
+      servers: cluster.urls.split(','),
       bucketPrefix,
       timeoutMs: 20_000,
     });

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import {
   DiscardPolicy,
+  JetStreamApiError,
   type JetStreamClient,
   type JetStreamManager,
   jetstream,
@@ -101,18 +102,22 @@ export async function connectLink(options: ConnectLinkOptions): Promise<NatsLink
   const auth = await authOptions(options.credentials);
   let nc: Awaited<ReturnType<typeof connect>>;
   try {
-    nc = await connect({
-      servers: options.servers,
-      name: options.name ?? 'teamkit-store',
-      ...auth,
-      ...(options.tls === undefined ? {} : { tls: { ...options.tls } }),
-      timeout: options.timeoutMs,
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 250,
-      reconnectJitter: 100,
-      pingInterval: 5_000,
-      maxPingOut: 2,
-    });
+    // The client tries the servers in a random order: the first one may be a node that is
+    // down, so the connection is retried (the next try picks another) until the deadline.
+    nc = await untilAnswered(options.timeoutMs, () =>
+      connect({
+        servers: options.servers,
+        name: options.name ?? 'teamkit-store',
+        ...auth,
+        ...(options.tls === undefined ? {} : { tls: { ...options.tls } }),
+        timeout: options.timeoutMs,
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: 250,
+        reconnectJitter: 100,
+        pingInterval: 5_000,
+        maxPingOut: 2,
+      }),
+    );
   } catch (error) {
     throw toStoreError(error, context);
   }
@@ -136,17 +141,21 @@ export async function connectLink(options: ConnectLinkOptions): Promise<NatsLink
 }
 
 /**
- * Retries `setUp` while JetStream does not answer (a cluster electing a new leader for the
- * store's streams after a node died, JetStream still starting) until `timeoutMs` passed.
+ * Retries `setUp` while the servers do not answer (a node that is down, a cluster electing
+ * a new leader for the store's streams after a node died, JetStream still starting) until
+ * `timeoutMs` passed.
  */
-async function untilAnswered(timeoutMs: number, setUp: () => Promise<void>): Promise<void> {
+async function untilAnswered<T>(timeoutMs: number, setUp: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let wait = 100;
   for (;;) {
     try {
       return await setUp();
     } catch (error) {
-      if (!isTransient(error) || Date.now() + wait >= deadline) throw error;
+      // "Already in use with a different configuration": the streams exist (with other
+      // replicas) but JetStream could not say so while it elected a leader; look again.
+      const inUse = error instanceof JetStreamApiError && error.code === 10058;
+      if (!(isTransient(error) || inUse) || Date.now() + wait >= deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, wait));
       wait = Math.min(wait * 2, 1_000);
     }
