@@ -337,6 +337,7 @@ export type {
   LivenessProbe,
   MemberResumeReport,
   MemberTransitionOptions,
+  OtherMachinesLiveness,
   PermissionDecision,
   PermissionOptions,
   PermissionRequestInput,

@@ -14,8 +14,10 @@ import {
   transitionMember,
   transitionRun,
 } from '@teamkit/team-core';
+import { findNatsServer, type NatsServerProcess, startNatsServer } from '@teamkit/test-harness';
 import { seededRandom } from '../shuffle.js';
 import { CHAOS_LOCK, type WorkerCommand } from './chaos-protocol.js';
+import { STORE_VARIABLE, useChaosStore } from './chaos-store.js';
 import {
   ChaosLedger,
   checkRunInvariants,
@@ -28,12 +30,19 @@ const WORKERS = 4;
 /** Trials per run: each adds a member, and a run has at most 64. */
 const TRIALS_PER_RUN = 25;
 const TASKS_PER_TOP_UP = 12;
-const INVARIANTS: InvariantName[] = ['messages', 'files', 'tasks', 'run-state'];
+/** The invariants of each store: the file store's files, or what a store without files lists. */
+const INVARIANTS: Record<ChaosStore, InvariantName[]> = {
+  file: ['messages', 'files', 'tasks', 'run-state'],
+  nats: ['messages', 'documents', 'tasks', 'run-state'],
+};
+type ChaosStore = 'file' | 'nats';
 
-const USAGE = `Usage: pnpm test:chaos [--long] [--trials <n>] [--seed <n> [--repeat <k>]]
+const USAGE = `Usage: pnpm test:chaos [--store file|nats] [--long] [--trials <n>] [--seed <n> [--repeat <k>]]
 
   (default)        500 trials: each SIGKILLs one of ${WORKERS} busy workers at a random moment,
                    restarts it, resumes the run and checks every invariant
+  --store nats     keep the run in a private nats-server (JetStream, a free loopback port, a
+                   temporary store folder; stopped at the end) instead of the home folder
   --long           5,000 trials
   --trials <n>     this many trials
   --seed <n>       rerun only the trial with this seed, on a fresh run
@@ -47,9 +56,14 @@ interface Worker {
   exited: Promise<void>;
 }
 
-function startWorker(ledger: () => ChaosLedger, onUnexpected: (line: string) => void): Worker {
+function startWorker(
+  env: NodeJS.ProcessEnv,
+  ledger: () => ChaosLedger,
+  onUnexpected: (line: string) => void,
+): Worker {
   const child = spawn(process.execPath, [WORKER_SCRIPT.pathname], {
     stdio: ['pipe', 'pipe', 'inherit'],
+    env,
   });
   const worker: Worker = {
     child,
@@ -97,6 +111,7 @@ async function main(): Promise<number> {
       trials: { type: 'string' },
       seed: { type: 'string' },
       repeat: { type: 'string' },
+      store: { type: 'string', default: 'file' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     args: process.argv.slice(2).filter((arg) => arg !== '--'),
@@ -105,6 +120,20 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
+  if (values.store !== 'file' && values.store !== 'nats') {
+    console.error(`--store is file or nats, not ${values.store}\n\n${USAGE}`);
+    return 2;
+  }
+  const storeKind: ChaosStore = values.store;
+  let server: NatsServerProcess | undefined;
+  if (storeKind === 'nats') {
+    const found = findNatsServer();
+    if (!found.found) {
+      console.log(`chaos on the NATS store: not run: ${found.reason}`);
+      return process.env.TEAMKIT_TEST_REQUIRE_PROGRAMS === '1' ? 1 : 0;
+    }
+    server = await startNatsServer();
+  }
   const single = values.seed === undefined ? undefined : Number(values.seed);
   const trials =
     single !== undefined
@@ -112,10 +141,18 @@ async function main(): Promise<number> {
       : Number(values.trials ?? (values.long ? 5_000 : 500));
   const baseSeed = single ?? Math.floor(Math.random() * 1_000_000_000);
   const home = await mkdtemp(path.join(os.tmpdir(), 'teamkit-chaos-'));
+  // The workers find their run as a `team` command does: the home, and the store it names.
+  const workerEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    TEAMKIT_HOME: home,
+    [STORE_VARIABLE]: server === undefined ? 'file' : server.url,
+  };
+  const closeStore = await useChaosStore(home, workerEnv);
+  const invariants = INVARIANTS[storeKind];
   const started = performance.now();
   const unexpected: string[] = [];
   const failures: { trial: number; seed: number; report: InvariantReport }[] = [];
-  const totals = new Map<InvariantName, number>(INVARIANTS.map((name) => [name, 0]));
+  const totals = new Map<InvariantName, number>(invariants.map((name) => [name, 0]));
   const phases = new Map<string, number>();
   let clock = performance.now();
   const phase = (name: string) => {
@@ -130,7 +167,7 @@ async function main(): Promise<number> {
   const ledger = () => (run as Run).ledger;
   let currentSeed = 0;
   const spawnWorker = () =>
-    startWorker(ledger, (line) => unexpected.push(`${line} (seed ${currentSeed})`));
+    startWorker(workerEnv, ledger, (line) => unexpected.push(`${line} (seed ${currentSeed})`));
 
   const newRun = async (seed: number): Promise<Run> => {
     const names = Array.from({ length: WORKERS }, (_, index) => `m${index + 1}`);
@@ -276,11 +313,12 @@ async function main(): Promise<number> {
         ledger: current.ledger,
         alive: workers.filter((worker) => worker !== replacement).map((w) => w.member as string),
         dead: current.dead,
+        documents: storeKind === 'file' ? 'files' : 'documents',
       });
       current.ledger.violations.length = 0;
       phase('check');
       let failed = false;
-      for (const name of INVARIANTS) {
+      for (const name of invariants) {
         if (report[name].length > 0) {
           failed = true;
           totals.set(name, (totals.get(name) ?? 0) + 1);
@@ -289,7 +327,7 @@ async function main(): Promise<number> {
       if (failed) {
         failures.push({ trial, seed, report });
         console.log(`trial ${trial + 1}: VIOLATION (seed ${seed})`);
-        for (const name of INVARIANTS) {
+        for (const name of invariants) {
           for (const message of report[name].slice(0, 5)) console.log(`  ${name}: ${message}`);
         }
       }
@@ -320,14 +358,16 @@ async function main(): Promise<number> {
     const everyone = spare === undefined ? workers : [...workers, spare];
     for (const worker of everyone) worker.child.kill('SIGKILL');
     await Promise.all(everyone.map((worker) => worker.exited));
+    await closeStore();
+    await server?.close();
     await rm(home, { recursive: true, force: true });
   }
 
   const seconds = (performance.now() - started) / 1000;
   console.log(
-    `\nchaos: ${trials} trials (one SIGKILL each) in ${seconds.toFixed(0)} s${single === undefined ? `, seeds ${baseSeed}..${baseSeed + trials - 1}` : `, seed ${single}`}`,
+    `\nchaos on the ${storeKind} store: ${trials} trials (one SIGKILL each) in ${seconds.toFixed(0)} s${single === undefined ? `, seeds ${baseSeed}..${baseSeed + trials - 1}` : `, seed ${single}`}`,
   );
-  for (const name of INVARIANTS) {
+  for (const name of invariants) {
     const count = totals.get(name) ?? 0;
     console.log(
       `  ${name.padEnd(10)} ${count === 0 ? 'held in every trial' : `VIOLATED in ${count} trials`}`,
@@ -340,7 +380,9 @@ async function main(): Promise<number> {
   const phaseList = [...phases].map(([name, ms]) => `${name} ${(ms / 1000).toFixed(0)} s`);
   console.log(`  time spent: ${phaseList.join(', ')}`);
   if (failures.length > 0) {
-    console.log(`\nreproduce: pnpm test:chaos --seed ${failures[0]?.seed}`);
+    console.log(
+      `\nreproduce: pnpm test:chaos${storeKind === 'file' ? '' : ` --store ${storeKind}`} --seed ${failures[0]?.seed}`,
+    );
     return 1;
   }
   return unexpected.length > 0 ? 1 : 0;

@@ -12,6 +12,7 @@ import {
 } from '@teamkit/team-core';
 import { seededRandom } from '../shuffle.js';
 import { CHAOS_LOCK, type WorkerCommand } from './chaos-protocol.js';
+import { useChaosStore } from './chaos-store.js';
 
 // Refusals a correct team produces under contention; anything else is reported.
 const EXPECTED_CODES = new Set([
@@ -135,6 +136,10 @@ async function main(): Promise<void> {
       );
     }
   });
+  // The store of the harness's home, opened (connected, for NATS) before this worker
+  // counts as ready, so a restart does not wait for it.
+  const home = process.env.TEAMKIT_HOME;
+  if (home !== undefined) await useChaosStore(home, process.env);
   // Loads the lazy parts of team-core before the harness counts this worker as ready.
   await readRunState('/nonexistent-teamkit-home', '00000000-0000-4000-8000-000000000000').catch(
     () => {},

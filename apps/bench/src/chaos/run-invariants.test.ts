@@ -3,12 +3,16 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   createMailbox,
+  createMemoryStore,
   createRunState,
   createTaskList,
+  runKeys,
   runPaths,
+  type TeamkitStore,
   TeamSpecSchema,
   transitionMember,
   transitionRun,
+  useStoreForHome,
 } from '@teamkit/team-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChaosLedger, checkRunInvariants } from './run-invariants.js';
@@ -17,8 +21,7 @@ let home: string;
 let runId: string;
 let ledger: ChaosLedger;
 
-beforeEach(async () => {
-  home = await mkdtemp(path.join(os.tmpdir(), 'teamkit-invariants-'));
+async function makeRun(): Promise<void> {
   const spec = TeamSpecSchema.parse({
     id: 'checker-team',
     name: 'Checker team',
@@ -43,14 +46,28 @@ beforeEach(async () => {
     body: 'hello',
   });
   ledger.record('m1', `sent m2 ${sent.messageId}`);
+}
+
+beforeEach(async () => {
+  home = await mkdtemp(path.join(os.tmpdir(), 'teamkit-invariants-'));
+  await makeRun();
 });
-afterEach(() => rm(home, { recursive: true, force: true }));
+afterEach(async () => {
+  useStoreForHome(home, undefined);
+  await rm(home, { recursive: true, force: true });
+});
 
 const check = () => checkRunInvariants({ home, runId, ledger, alive: ['m1', 'm2'], dead: [] });
 
 describe('the chaos invariant checker', () => {
   it('passes a healthy run', async () => {
-    expect(await check()).toEqual({ messages: [], files: [], tasks: [], 'run-state': [] });
+    expect(await check()).toEqual({
+      messages: [],
+      files: [],
+      documents: [],
+      tasks: [],
+      'run-state': [],
+    });
   });
 
   it('detects a torn file', async () => {
@@ -112,5 +129,58 @@ describe('the chaos invariant checker', () => {
   it('detects a logged move the status machine forbids', async () => {
     ledger.record('m1', 'status 1 pending completed');
     expect((await check()).tasks).toEqual([expect.stringContaining('forbids')]);
+  });
+});
+
+describe('the chaos invariant checker on a store without files', () => {
+  let store: TeamkitStore;
+  beforeEach(async () => {
+    // A fresh home whose runs live in a store of their own: nothing is on disk to walk.
+    await rm(home, { recursive: true, force: true });
+    home = await mkdtemp(path.join(os.tmpdir(), 'teamkit-invariants-'));
+    store = createMemoryStore();
+    useStoreForHome(home, store);
+    await makeRun();
+  });
+  const checkDocuments = () =>
+    checkRunInvariants({
+      home,
+      runId,
+      ledger,
+      alive: ['m1', 'm2'],
+      dead: [],
+      documents: 'documents',
+    });
+
+  it('passes a healthy run and walks nothing on disk', async () => {
+    expect(await checkDocuments()).toEqual({
+      messages: [],
+      files: [],
+      documents: [],
+      tasks: [],
+      'run-state': [],
+    });
+  });
+
+  it('detects a torn task, an unowned document and a message that fails its schema', async () => {
+    const keys = runKeys(runId);
+    const task = (await store.read(keys.task('2')))?.text ?? '';
+    await store.put(keys.task('2'), task.slice(0, task.length / 2));
+    await store.put(`${keys.root}/stray.json`, '{}');
+    await store.addEntry(
+      keys.inbox('m2'),
+      '0b5c3f4e-3333-4333-8333-333333333333',
+      '{"not":"a message"}',
+    );
+    const report = await checkDocuments();
+    // Sorted: the store's values are read in parallel.
+    expect([...report.documents].sort()).toEqual([
+      expect.stringContaining(
+        'inboxes/m2/0b5c3f4e-3333-4333-8333-333333333333.json fails its schema',
+      ),
+      expect.stringContaining('stray.json is a document nobody owns'),
+      expect.stringContaining('tasks/2.json is torn'),
+    ]);
+    expect(report.files).toEqual([]);
   });
 });

@@ -1,23 +1,22 @@
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import {
   canTaskTransition,
   canTransitionMember,
   canTransitionRun,
   type MemberStatus,
-  MessageSchema,
   openRun,
   type RunEvent,
   type RunStatus,
   RuntimeStateSchema,
-  runPaths,
-  type Task,
-  TaskSchema,
   type TaskStatus,
 } from '@teamkit/team-core';
+import { readRunDocuments, readRunFiles } from './run-documents.js';
 
-/** The four families of invariants a chaos trial checks. */
-export type InvariantName = 'messages' | 'files' | 'tasks' | 'run-state';
+/**
+ * The families of invariants a chaos trial checks: `files` is the file store's (every file
+ * of the run parses), `documents` its equivalent on a store without files (every value and
+ * message the store lists parses); a trial checks one of the two.
+ */
+export type InvariantName = 'messages' | 'files' | 'documents' | 'tasks' | 'run-state';
 
 /** Every invariant family with the violations found (an empty list means it held). */
 export type InvariantReport = Record<InvariantName, string[]>;
@@ -32,6 +31,8 @@ export type InvariantReport = Record<InvariantName, string[]>;
 export class ChaosLedger {
   /** Message id -> recipient, for every message whose send resolved. */
   readonly sent = new Map<string, string>();
+  /** Message entries already judged by the `documents` check (their texts never change). */
+  readonly parsedEntries = new Set<string>();
   /** Violations seen while the log was read (double claims, illegal logged moves). */
   readonly violations: { name: InvariantName; message: string }[] = [];
 
@@ -62,19 +63,8 @@ export interface InvariantInput {
   alive: readonly string[];
   /** Worker members whose process was killed (this trial and earlier ones). */
   dead: readonly string[];
-}
-
-async function walkJson(folder: string, found: string[]): Promise<void> {
-  for (const entry of await readdir(folder, { withFileTypes: true })) {
-    const full = path.join(folder, entry.name);
-    if (entry.isDirectory()) {
-      if (!entry.name.endsWith('.lock') && !entry.name.endsWith('.takeover')) {
-        await walkJson(full, found);
-      }
-    } else if (entry.name.endsWith('.json')) {
-      found.push(full);
-    }
-  }
+  /** `files` walks the run's folder (the file store); `documents` lists the store (default `files`). */
+  documents?: 'files' | 'documents';
 }
 
 const DONE_ONCE: readonly TaskStatus[] = ['completed', 'in_review', 'approved'];
@@ -82,49 +72,27 @@ const HELD: readonly TaskStatus[] = ['claimed', 'in_progress'];
 
 /**
  * Checks one run after a kill and a resume, with every live worker paused: every file
- * parses against its schema, every logged message sits in exactly one place and none is
+ * (or, on a store without files, every listed document) parses against its schema, the
+ * store's listings agree with its entries, every logged message sits in exactly one place and none is
  * reserved, tasks have one legal owner and symmetric edges, and the run state is legal
  * and agrees with which processes live.
  */
 export async function checkRunInvariants(input: InvariantInput): Promise<InvariantReport> {
-  const report: InvariantReport = { messages: [], files: [], tasks: [], 'run-state': [] };
+  const report: InvariantReport = {
+    messages: [],
+    files: [],
+    documents: [],
+    tasks: [],
+    'run-state': [],
+  };
   for (const { name, message } of input.ledger.violations) report[name].push(message);
-  const paths = runPaths(input.home, input.runId);
   const run = openRun({ home: input.home, runId: input.runId });
-
-  const tasks = new Map<string, Task>();
-  let stateText: string | undefined;
-  const files: string[] = [];
-  await walkJson(paths.root, files);
-  for (const file of files) {
-    const relative = path.relative(paths.root, file);
-    let value: unknown;
-    try {
-      value = JSON.parse(await readFile(file, 'utf8'));
-    } catch (error) {
-      report.files.push(`${relative} is torn: ${(error as Error).message}`);
-      continue;
-    }
-    const schema =
-      relative === 'state.json'
-        ? RuntimeStateSchema
-        : relative.startsWith(`tasks${path.sep}`)
-          ? TaskSchema
-          : relative.startsWith(`inboxes${path.sep}`)
-            ? MessageSchema
-            : undefined;
-    if (schema === undefined) {
-      report.files.push(`${relative} is a document nobody owns`);
-      continue;
-    }
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) {
-      report.files.push(`${relative} fails its schema: ${parsed.error.issues[0]?.message}`);
-      continue;
-    }
-    if (schema === TaskSchema) tasks.set((parsed.data as Task).id, parsed.data as Task);
-    if (relative === 'state.json') stateText = JSON.stringify(value);
-  }
+  const documentsName = input.documents ?? 'files';
+  const { tasks, stateText, problems } =
+    documentsName === 'files'
+      ? await readRunFiles(input.home, input.runId)
+      : await readRunDocuments(run.store, input.runId, input.ledger.parsedEntries);
+  report[documentsName].push(...problems);
 
   // messages
   const places = new Map<string, string[]>();
@@ -135,6 +103,13 @@ export async function checkRunInvariants(input: InvariantInput): Promise<Invaria
       for (const { id } of await run.store.listEntries(inbox, state)) {
         if (state === 'reserved') {
           report.messages.push(`${member}'s message ${id} is still reserved after reclaim`);
+        }
+        // The listing and the entry agree (on NATS: the collection's ledger and the entry key).
+        if (state !== 'processed') {
+          const read = await run.store.entryState(inbox, id);
+          if (read !== state) {
+            report.messages.push(`${member}'s message ${id} is listed ${state} but reads ${read}`);
+          }
         }
         places.set(id, [...(places.get(id) ?? []), `${member}/${state}`]);
       }
@@ -207,7 +182,7 @@ export async function checkRunInvariants(input: InvariantInput): Promise<Invaria
   // concurrent writers appended them in (worker lines from different pipes say less).
   const holders = new Map<string, string>();
   const { events, skipped } = await run.events.read();
-  if (skipped > 0) report.files.push(`events.jsonl has ${skipped} torn or invalid lines`);
+  if (skipped > 0) report[documentsName].push(`events.jsonl has ${skipped} torn or invalid lines`);
   const taskEvents = new Map<string, { sequence: number; index: number; event: RunEvent }[]>();
   events.forEach((event, index) => {
     const { from, to } = (event.data ?? {}) as { from?: string; to?: string };

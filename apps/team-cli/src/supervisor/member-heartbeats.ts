@@ -38,6 +38,54 @@ export async function beatMember(
   );
 }
 
+/**
+ * The revision of a member's heartbeat for `sessionId`, or `undefined` when it has none
+ * (absent, unreadable, or written for an earlier session of the member).
+ */
+async function heartbeatRevision(
+  home: string,
+  runId: string,
+  member: string,
+  sessionId: string,
+): Promise<string | undefined> {
+  const { readDocument, runKeys, storeForHome } = await import('@teamkit/team-core');
+  try {
+    const stored = await readDocument(
+      storeForHome(home),
+      heartbeatKey(runKeys(runId).root, member),
+      HeartbeatSchema,
+    );
+    // A heartbeat of an earlier session of the member says nothing about this one.
+    return stored?.value.sessionId === sessionId ? stored.revision : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The judge's rule for a command that looks once (`team run resume`) rather than every
+ * pass: watches the member's heartbeat until its revision moves (alive) or stays the same
+ * for longer than the stale period on this process's clock (gone). A member whose machine
+ * beats answers within a few beats; a silent one costs the whole stale period.
+ */
+export async function watchHeartbeat(
+  home: string,
+  runId: string,
+  member: string,
+  sessionId: string,
+  options: { staleMs?: number; pollMs?: number } = {},
+): Promise<boolean> {
+  const staleMs = options.staleMs ?? DEFAULT_HEARTBEAT_STALE_MS;
+  const pollMs = options.pollMs ?? 250;
+  const first = await heartbeatRevision(home, runId, member, sessionId);
+  const since = Date.now();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    if ((await heartbeatRevision(home, runId, member, sessionId)) !== first) return true;
+    if (Date.now() - since > staleMs) return false;
+  }
+}
+
 /** Judges members of other machines by their heartbeats, on this process's own clock. */
 export interface HeartbeatJudge {
   /** False once the member's heartbeat for `sessionId` stayed unchanged (or absent) longer than the stale period. */
@@ -60,19 +108,7 @@ export function createHeartbeatJudge(
   const seen = new Map<string, { revision: string | undefined; since: number }>();
   return {
     async isAlive(runId, member, sessionId) {
-      const { readDocument, runKeys, storeForHome } = await import('@teamkit/team-core');
-      let revision: string | undefined;
-      try {
-        const stored = await readDocument(
-          storeForHome(home),
-          heartbeatKey(runKeys(runId).root, member),
-          HeartbeatSchema,
-        );
-        // A heartbeat of an earlier session of the member says nothing about this one.
-        revision = stored?.value.sessionId === sessionId ? stored.revision : undefined;
-      } catch {
-        revision = undefined;
-      }
+      const revision = await heartbeatRevision(home, runId, member, sessionId);
       const key = `${runId}/${member}/${sessionId}`;
       const last = seen.get(key);
       if (last === undefined || last.revision !== revision) {
@@ -98,7 +134,11 @@ export function machineSupervision(
   env: NodeJS.ProcessEnv,
 ): { machine?: string; heartbeats?: HeartbeatJudge } {
   if (machine === undefined) return {};
+  return { machine, heartbeats: createHeartbeatJudge(home, { staleMs: heartbeatStaleMs(env) }) };
+}
+
+/** The stale period of heartbeats: `TEAMKIT_HEARTBEAT_STALE_MS` (at least 1 000 ms) or 30 s. */
+export function heartbeatStaleMs(env: NodeJS.ProcessEnv): number {
   const given = Number(env[HEARTBEAT_STALE_VARIABLE]);
-  const staleMs = Number.isFinite(given) && given >= 1_000 ? given : DEFAULT_HEARTBEAT_STALE_MS;
-  return { machine, heartbeats: createHeartbeatJudge(home, { staleMs }) };
+  return Number.isFinite(given) && given >= 1_000 ? given : DEFAULT_HEARTBEAT_STALE_MS;
 }

@@ -1,4 +1,10 @@
-import type { RuntimeState, SettingsValues, TeamRuntime, TmuxRunner } from '@teamkit/team-core';
+import type {
+  RunMember,
+  RuntimeState,
+  SettingsValues,
+  TeamRuntime,
+  TmuxRunner,
+} from '@teamkit/team-core';
 import { loadCliSettings } from '../cli-settings.js';
 import { createProcessHost, type ProcessHost } from '../process-host/index.js';
 import { TEAM_COMMAND_VOCABULARY } from '../team-command-vocabulary.js';
@@ -59,6 +65,13 @@ export async function openProcessRuntime(options: OpenProcessRuntimeOptions): Pr
   const { machineIdOf } = await import('./machine-id.js');
   const machine = await machineIdOf(options.home);
   const { createTeamRuntime, createTmuxRunner } = await import('@teamkit/team-core');
+  const { heartbeatStaleMs, watchHeartbeat } = await import('./member-heartbeats.js');
+  // Resume judges another machine's members by their heartbeats, as the supervisor does.
+  const isAliveElsewhere = async (runId: string, member: RunMember) =>
+    member.sessionId !== undefined &&
+    watchHeartbeat(options.home, runId, member.name, member.sessionId, {
+      staleMs: heartbeatStaleMs(options.env),
+    });
   let runner: TmuxRunner | undefined;
   let callerPaneId = options.env.TMUX_PANE || undefined;
   const panes =
@@ -92,7 +105,7 @@ export async function openProcessRuntime(options: OpenProcessRuntimeOptions): Pr
     vocabularyFor: memberVocabularyFromLaunch(options.home),
     settings,
     resumeOnStart: options.resumeOnStart ?? false,
-    ...(machine === undefined ? {} : { machine }),
+    ...(machine === undefined ? {} : { machine, isAliveElsewhere }),
     ...(options.project === undefined ? {} : { project: options.project }),
     ...(runner === undefined || options.state?.tmuxLayout === undefined
       ? {}

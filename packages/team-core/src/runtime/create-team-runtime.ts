@@ -1,5 +1,5 @@
 import type { SettingsValues } from '../registry/index.js';
-import type { TeamSpecInput } from '../schema/index.js';
+import type { RunMember, TeamSpecInput } from '../schema/index.js';
 import {
   findMember,
   type ResumeAllReport,
@@ -50,6 +50,11 @@ export interface TeamRuntimeOptions {
    * are left for that machine to start.
    */
   machine?: string;
+  /**
+   * With `machine`: whether a member placed on another machine still lives (its
+   * heartbeat, say), for resume; without it resume probes every member through the host.
+   */
+  isAliveElsewhere?: (runId: string, member: RunMember) => Promise<boolean>;
   /**
    * How this adapter's members read mail, send, claim and so on, in the words the team
    * protocol puts in their prompts. Default: the member client's method names.
@@ -147,7 +152,13 @@ export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<Te
   const spawner = createSpawner(ctx);
   const delivery = createDelivery(ctx);
   const stopper = createStopper(ctx);
-  const recovery = createRecovery(ctx, stopper);
+  const recovery = createRecovery(
+    ctx,
+    stopper,
+    options.machine === undefined || options.isAliveElsewhere === undefined
+      ? undefined
+      : { machine: options.machine, isAlive: options.isAliveElsewhere },
+  );
   const reconcile = createShutdownReconcile(ctx, spawner);
   const findSession = (sessionId: string) => findSessionMember(home, sessionId, ctx.stateOptions);
 

@@ -9,6 +9,7 @@ export { decidePermission, isPathAllowed, requestPermission } from './permission
 export type {
   LivenessProbe,
   MemberResumeReport,
+  OtherMachinesLiveness,
   RecoveryActions,
   ResumeAllReport,
   ResumeOptions,

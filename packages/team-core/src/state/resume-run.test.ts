@@ -94,6 +94,53 @@ describe('resume', () => {
     expect(state.members[1]?.pendingDeliveryIds).toEqual(['0b5c3f4e-2222-4222-8222-222222222222']);
   });
 
+  it("judges another machine's members through otherMachines, this machine's through the probe", async () => {
+    const runId = await runningTeam();
+    await updateRunState(home, runId, (draft) => {
+      for (const member of draft.members) {
+        if (member.name === 'writer') member.machine = 'm-here';
+        if (member.name === 'reviewer') member.machine = 'm-there';
+      }
+    });
+    const asked: string[] = [];
+    const recovery = fakeRecovery();
+    // Neither process runs here: only the heartbeat of the other machine's member says it lives.
+    const report = await resumeRun(home, runId, liveness([]), {
+      recovery,
+      otherMachines: {
+        machine: 'm-here',
+        isAlive: async (askedRun, member) => {
+          asked.push(`${askedRun === runId ? 'run' : askedRun} ${member.name} ${member.machine}`);
+          return true;
+        },
+      },
+    });
+    expect(asked).toEqual(['run reviewer m-there']);
+    expect(report.members.map((m) => [m.member, m.liveness])).toEqual([
+      ['lead', 'not-started'],
+      ['writer', 'dead'],
+      ['reviewer', 'alive'],
+      ['tester', 'not-started'],
+    ]);
+    const state = await readRunState(home, runId);
+    expect(state.members.map((m) => m.status)).toEqual([
+      'pending',
+      'errored',
+      'running',
+      'pending',
+    ]);
+
+    // Once the other machine gives no sign, its member is gone too, with that reason.
+    const again = await resumeRun(home, runId, liveness([]), {
+      recovery,
+      otherMachines: { machine: 'm-here', isAlive: async () => false },
+    });
+    expect(again.members.find((m) => m.member === 'reviewer')?.liveness).toBe('dead');
+    const reviewer = (await readRunState(home, runId)).members.find((m) => m.name === 'reviewer');
+    expect(reviewer?.status).toBe('errored');
+    expect(reviewer?.statusReason).toContain('machine m-there');
+  });
+
   it('orphans the run when the lead session is dead', async () => {
     const runId = await runningTeam('s-lead');
     const report = await resumeRun(home, runId, liveness(['s-writer', 's-reviewer']), {

@@ -33,8 +33,25 @@ export interface RecoveryActions {
   finishDeletion?(state: RuntimeState): Promise<string[]>;
 }
 
+/**
+ * How a run shared by several machines judges the members of the others: their
+ * processes are not this machine's to probe, so another signal (a heartbeat) says
+ * whether they live.
+ */
+export interface OtherMachinesLiveness {
+  /** This machine's id (`RunMember.machine` of the members whose processes run here). */
+  machine: string;
+  /** Whether a member placed on another machine still lives. */
+  isAlive(runId: string, member: RunMember): Promise<boolean>;
+}
+
 /** Options for {@link resumeRun} and {@link resumeAll}. */
 export interface ResumeOptions extends StateOptions {
+  /**
+   * In a run shared by several machines: members placed on another machine are judged
+   * by this instead of `liveness` (which probes this machine's processes only).
+   */
+  otherMachines?: OtherMachinesLiveness;
   /** Recovery actions for dead members and failed runs; without them nothing is released. */
   recovery?: RecoveryActions;
   /** How long a run may stay `creating` before resume fails it. Default 10 minutes. */
@@ -97,16 +114,25 @@ function messageOf(error: unknown): string {
 }
 
 async function probe(
+  runId: string,
   member: RunMember,
   liveness: LivenessProbe,
+  otherMachines: OtherMachinesLiveness | undefined,
 ): Promise<MemberResumeReport['liveness'] | { error: string }> {
   if (FINISHED_MEMBER.has(member.status)) return 'finished';
   if (member.status === 'errored') return 'dead';
   // A member without a session was never started (or, for the lead, is the user at the
   // CLI); neither is a dead member.
   if (member.sessionId === undefined) return 'not-started';
+  const elsewhere =
+    otherMachines !== undefined &&
+    member.machine !== undefined &&
+    member.machine !== otherMachines.machine;
   try {
-    return (await liveness.isAlive(member.sessionId)) ? 'alive' : 'dead';
+    const alive = elsewhere
+      ? await otherMachines.isAlive(runId, member)
+      : await liveness.isAlive(member.sessionId);
+    return alive ? 'alive' : 'dead';
   } catch (error) {
     return { error: messageOf(error) };
   }
@@ -186,8 +212,12 @@ export async function resumeRun(
   const dead: string[] = [];
   const alive: string[] = [];
   let leadDead = false;
-  for (const member of state.members) {
-    const result = await probe(member, liveness);
+  // Probed together: judging another machine's member may take its whole stale period.
+  const results = await Promise.all(
+    state.members.map((member) => probe(runId, member, liveness, options.otherMachines)),
+  );
+  for (const [index, member] of state.members.entries()) {
+    const result = results[index] ?? 'not-started';
     const entry: MemberResumeReport = {
       member: member.name,
       liveness: typeof result === 'string' ? result : 'unknown',
@@ -231,7 +261,12 @@ export async function resumeRun(
             member.statusReason = 'its session ended after an approved shutdown';
           } else if (member.status !== 'errored' && canTransitionMember(member.status, 'errored')) {
             member.status = 'errored';
-            member.statusReason = 'its session was gone when the run resumed';
+            member.statusReason =
+              member.machine !== undefined &&
+              options.otherMachines !== undefined &&
+              member.machine !== options.otherMachines.machine
+                ? `machine ${member.machine} gave no sign of its session when the run resumed`
+                : 'its session was gone when the run resumed';
           }
           const reclaimed = new Set(
             report.members.find((entry) => entry.member === member.name)?.reclaimedMessages,

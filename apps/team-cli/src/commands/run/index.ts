@@ -33,6 +33,13 @@ export const runStartCommand: CommandHandler = async (context, [team], options) 
     },
     context.env,
   );
+  const { assertLaunchFitsSharedRun } = await import('./shared-run-agents.js');
+  const { isSharedStoreForHome } = await import('@teamkit/team-core');
+  // Members left for another machine start with that machine's launch (`team run join`).
+  const here = spec.members
+    .map((member) => member.name)
+    .filter((name) => !listOption(options.elsewhere).includes(name));
+  assertLaunchFitsSharedRun(launch, isSharedStoreForHome(context.home), here);
   if (options.dryRun === true) {
     const { describeRunLaunch, renderRunLaunch } = await import('./describe-run-launch.js');
     const members = describeRunLaunch({

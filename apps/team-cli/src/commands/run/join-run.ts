@@ -40,6 +40,21 @@ export const runJoinCommand: CommandHandler = async (context, [run, ...members],
     });
   }
   const names = [...new Set(members)];
+  // Decided before anything is written: a launch this machine cannot run places nobody.
+  const { planRunLaunch } = await import('./plan-run-launch.js');
+  const mode = options.agentCmdMode;
+  const launch = planRunLaunch(
+    spec.value,
+    {
+      ...(typeof options.agent === 'string' ? { agent: options.agent } : {}),
+      ...(typeof options.agentCmd === 'string' ? { agentCommand: options.agentCmd } : {}),
+      ...(mode === 'one-shot' || mode === 'long-lived' ? { agentCommandMode: mode } : {}),
+      ...(typeof options.model === 'string' ? { model: options.model } : {}),
+    },
+    context.env,
+  );
+  const { assertLaunchFitsSharedRun } = await import('./shared-run-agents.js');
+  assertLaunchFitsSharedRun(launch, true, names);
   await core.placeMembers(context.home, runId, names, machine, { actor: 'user' });
   // Each member gets a worktree of this machine's clone, from the commit the run's other
   // worktrees started from (fetch it first if this clone lacks it).
@@ -69,18 +84,6 @@ export const runJoinCommand: CommandHandler = async (context, [run, ...members],
       { actor: 'user' },
     );
   }
-  const { planRunLaunch } = await import('./plan-run-launch.js');
-  const mode = options.agentCmdMode;
-  const launch = planRunLaunch(
-    spec.value,
-    {
-      ...(typeof options.agent === 'string' ? { agent: options.agent } : {}),
-      ...(typeof options.agentCmd === 'string' ? { agentCommand: options.agentCmd } : {}),
-      ...(mode === 'one-shot' || mode === 'long-lived' ? { agentCommandMode: mode } : {}),
-      ...(typeof options.model === 'string' ? { model: options.model } : {}),
-    },
-    context.env,
-  );
   const { recordRunLaunch } = await import('../../process-host/run-launch.js');
   await recordRunLaunch(context.home, runId, launch);
   const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');

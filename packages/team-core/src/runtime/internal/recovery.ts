@@ -1,4 +1,5 @@
 import {
+  type OtherMachinesLiveness,
   type RecoveryActions,
   type ResumeAllReport,
   type RunResumeReport,
@@ -43,7 +44,11 @@ function describeProblems(report: TeardownReport): string[] {
  * runs cut short, all through the runtime's one teardown. What a rollback could not undo
  * is added to the run's resume report as an error, never dropped.
  */
-export function createRecovery(ctx: RuntimeContext, stopper: Stopper): Recovery {
+export function createRecovery(
+  ctx: RuntimeContext,
+  stopper: Stopper,
+  otherMachines?: OtherMachinesLiveness,
+): Recovery {
   function actions(problems: Map<string, string[]>): RecoveryActions {
     const note = (runId: string, lines: string[]) => {
       if (lines.length > 0) problems.set(runId, [...(problems.get(runId) ?? []), ...lines]);
@@ -80,19 +85,23 @@ export function createRecovery(ctx: RuntimeContext, stopper: Stopper): Recovery 
   /**
    * A restarted runtime owns no delivery in flight: anything still reserved for a member
    * was cut off mid-delivery and goes back to unread (receivers dedupe by id). Only one
-   * runtime delivers for a run at a time.
+   * runtime delivers for a run at a time. In a run shared by several machines, that is
+   * per machine: the deliveries of another machine's members are that machine's.
    */
   async function reclaimInterruptedDeliveries(runId: string): Promise<void> {
     const state = await readRunState(ctx.home, runId, ctx.stateOptions);
     if (!WORKING_RUN_STATUSES.includes(state.status)) return;
     const mailbox = ctx.mailbox(runId);
-    for (const member of state.members) await mailbox.reclaimStaleReservations(0, member.name);
-    if (state.members.some((member) => member.pendingDeliveryIds.length > 0)) {
+    const ours = (member: { machine?: string | undefined }) =>
+      ctx.machine === undefined || member.machine === undefined || member.machine === ctx.machine;
+    const members = state.members.filter(ours);
+    for (const member of members) await mailbox.reclaimStaleReservations(0, member.name);
+    if (members.some((member) => member.pendingDeliveryIds.length > 0)) {
       await updateRunState(
         ctx.home,
         runId,
         (draft) => {
-          for (const member of draft.members) member.pendingDeliveryIds = [];
+          for (const member of draft.members.filter(ours)) member.pendingDeliveryIds = [];
           return draft;
         },
         ctx.stateOptions,
@@ -107,6 +116,7 @@ export function createRecovery(ctx: RuntimeContext, stopper: Stopper): Recovery 
         ...ctx.stateOptions,
         hostId: ctx.host.hostId,
         recovery: actions(problems),
+        ...(otherMachines === undefined ? {} : { otherMachines }),
       });
       report.errors.push(...(problems.get(runId) ?? []));
       await reclaimInterruptedDeliveries(runId);
@@ -118,6 +128,7 @@ export function createRecovery(ctx: RuntimeContext, stopper: Stopper): Recovery 
         ...ctx.stateOptions,
         hostId: ctx.host.hostId,
         recovery: actions(problems),
+        ...(otherMachines === undefined ? {} : { otherMachines }),
       });
       for (const run of report.runs) {
         run.errors.push(...(problems.get(run.runId) ?? []));
