@@ -100,17 +100,19 @@ export async function connectLink(options: ConnectLinkOptions): Promise<NatsLink
   const context = { ...operation, servers, timeoutMs: options.timeoutMs };
   const attemptMs = attemptTimeoutOf(options.timeoutMs);
   const auth = await authOptions(options.credentials);
+  // One deadline for the whole open: connecting and setting up the streams share it.
+  const deadline = Date.now() + options.timeoutMs;
   let nc: Awaited<ReturnType<typeof connect>>;
   try {
     // The client tries the servers in a random order: the first one may be a node that is
     // down, so the connection is retried (the next try picks another) until the deadline.
-    nc = await untilAnswered(options.timeoutMs, () =>
+    nc = await untilAnswered(deadline, () =>
       connect({
         servers: options.servers,
         name: options.name ?? 'teamkit-store',
         ...auth,
         ...(options.tls === undefined ? {} : { tls: { ...options.tls } }),
-        timeout: options.timeoutMs,
+        timeout: Math.max(attemptMs, deadline - Date.now()),
         maxReconnectAttempts: -1,
         reconnectTimeWait: 250,
         reconnectJitter: 100,
@@ -122,9 +124,14 @@ export async function connectLink(options: ConnectLinkOptions): Promise<NatsLink
     throw toStoreError(error, context);
   }
   try {
-    const jsm = await jetstreamManager(nc, { timeout: attemptMs });
     const js = jetstream(nc, { timeout: attemptMs });
-    await untilAnswered(options.timeoutMs, () => ensureStreams(js, jsm, names, options.replicas));
+    // `jetstreamManager` asks the server for the account's JetStream info: that request too
+    // times out while the cluster elects a new meta leader, so it is retried with the rest.
+    const jsm = await untilAnswered(deadline, async () => {
+      const manager = await jetstreamManager(nc, { timeout: attemptMs });
+      await ensureStreams(js, manager, names, options.replicas);
+      return manager;
+    });
     return createNatsLink({
       nc,
       js,
@@ -143,10 +150,9 @@ export async function connectLink(options: ConnectLinkOptions): Promise<NatsLink
 /**
  * Retries `setUp` while the servers do not answer (a node that is down, a cluster electing
  * a new leader for the store's streams after a node died, JetStream still starting) until
- * `timeoutMs` passed.
+ * `deadline` (epoch ms).
  */
-async function untilAnswered<T>(timeoutMs: number, setUp: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+async function untilAnswered<T>(deadline: number, setUp: () => Promise<T>): Promise<T> {
   let wait = 100;
   for (;;) {
     try {
