@@ -6,7 +6,8 @@ import { createNatsStore, type NatsStore } from './create-nats-store.js';
 import { natsServerMissing, uniquePrefix } from './test-support/nats-test-server.js';
 
 // A three-node cluster on loopback with the store's streams on all three: losing the node
-// that leads them leaves the store usable, for handles already open and for new ones.
+// that leads them leaves the store usable, for handles already open and for new ones. A
+// store uses existing streams with the replicas they have, whatever it was asked for.
 const missing = natsServerMissing();
 const KEY = 'runtime/r1/state.json';
 
@@ -71,5 +72,49 @@ describe.skipIf(missing !== undefined)('NATS store on a three-node cluster', () 
     expect((await first.read(KEY))?.text).toBe('after');
     await first.addEntry('runtime/r1/inboxes/lead', 'm1', 'hello');
     expect(await second.entryState('runtime/r1/inboxes/lead', 'm1')).toBe('unread');
+  }, 180_000);
+
+  it('creates the streams with the replicas asked for, and opens streams made with others as they are', async () => {
+    cluster = await startNatsCluster(['n1', 'n2', 'n3']);
+    const servers = cluster.urls;
+    const replicated = uniquePrefix('r');
+    const three = await openFirst(servers, replicated);
+    opened.push(three);
+    expect(three.replicas).toBe(3);
+    expect(await three.streamReplicas()).toEqual({
+      [`KV_${replicated}`]: 3,
+      [`${replicated}-logs`]: 3,
+    });
+    // Streams made with one replica (by an older release, or a store opened without the
+    // setting) stay as they are: a store asking for three opens and uses them.
+    const single = uniquePrefix('s');
+    opened.push(
+      await createNatsStore({
+        servers: servers.split(','),
+        bucketPrefix: single,
+        timeoutMs: 20_000,
+      }),
+    );
+    const later = await createNatsStore({
+      servers: servers.split(','),
+      bucketPrefix: single,
+      replicas: 3,
+      timeoutMs: 20_000,
+    });
+    opened.push(later);
+    await later.put(KEY, 'works');
+    expect((await later.read(KEY))?.text).toBe('works');
+    expect(await later.streamReplicas()).toEqual({ [`KV_${single}`]: 1, [`${single}-logs`]: 1 });
+    // And the other way round: a store asking for one replica uses the three-replica streams.
+    const fewer = await createNatsStore({
+      servers: servers.split(','),
+      bucketPrefix: replicated,
+      timeoutMs: 20_000,
+    });
+    opened.push(fewer);
+    expect(await fewer.streamReplicas()).toEqual({
+      [`KV_${replicated}`]: 3,
+      [`${replicated}-logs`]: 3,
+    });
   }, 180_000);
 });
