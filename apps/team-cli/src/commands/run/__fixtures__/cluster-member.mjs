@@ -1,14 +1,14 @@
 // A scripted member of a run shared by several machines, acting only through `team` (as
-// an agent CLI does). Every step it takes goes to `<folder>/<member>.jsonl`. A command
-// that fails (STORE_UNAVAILABLE while its machine is cut off) is noted and the loop goes
-// on: the next pass reads the tasks again and finishes whatever the failed step left.
+// an agent CLI does). Every step it takes goes to `<folder>/<member>.jsonl`. It waits for
+// mail with `team inbox --wait` and does what the mail says; a command that fails (with
+// STORE_UNAVAILABLE while its machine is cut off) is noted and tried again.
 //
-// Workers claim the pending tasks whose subject starts with their name or "anyone:",
-// start, complete and offer them for review, and tell the lead. The lead approves what is
-// in review; once `<folder>/finish` exists and every task is approved it asks everyone to
-// shut down, waits until they have, and exits. Workers approve their shutdown and exit.
+// Workers: "task <id>" → claim it (several may be told; one wins), start, complete, offer
+// it for review and tell the lead "review <id>"; a shutdown request → approve it and exit.
+// The lead: "review <id>" → approve the task; "finish" → ask everyone to shut down, wait
+// until they have, and exit.
 import { execFile } from 'node:child_process';
-import { appendFileSync, existsSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 
 const [folder] = process.argv.slice(2);
@@ -16,7 +16,10 @@ const me = process.env.TEAMKIT_MEMBER ?? '';
 const log = path.join(folder, `${me}.jsonl`);
 const note = (event) => appendFileSync(log, `${JSON.stringify({ at: Date.now(), ...event })}\n`);
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// The exit code of a refused move (the task is someone else's, or already past it).
+const CONFLICT = 4;
 
+/** `team <args> --json`: `{ ok, code, json }`; a failure is noted with its error code. */
 function team(args) {
   return new Promise((resolve) => {
     execFile('team', [...args, '--json'], { timeout: 120_000 }, (error, stdout) => {
@@ -27,87 +30,107 @@ function team(args) {
         json = undefined;
       }
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-      if (code !== 0) note({ event: 'failed', args, code, error: json?.error?.code ?? 'none' });
-      resolve(code === 0 ? json : undefined);
+      if (code !== 0) {
+        const { code: error = 'none', message = '' } = json?.error ?? {};
+        note({ event: 'failed', args, code, error, message: message.slice(0, 400) });
+      }
+      resolve({ ok: code === 0, code, json });
     });
   });
 }
 
-async function readMail() {
-  const mail = await team(['inbox', '--wait', '2', '--ack']);
-  const messages = mail?.messages ?? [];
+async function readMail(seconds = 30) {
+  const mail = await team(['inbox', '--wait', String(seconds), '--ack']);
+  if (!mail.ok) {
+    await pause(500);
+    return [];
+  }
+  const messages = mail.json.messages ?? [];
   for (const message of messages)
     note({ event: 'received', id: message.messageId, kind: message.kind, body: message.body });
   return messages;
 }
 
-async function lead() {
+/** Runs `args` until it succeeds; true, or false when it was refused (CONFLICT). */
+async function untilDone(args) {
   for (;;) {
-    await readMail();
-    const listed = await team(['task', 'list']);
-    if (listed === undefined) {
-      await pause(500);
+    const ran = await team(args);
+    if (ran.ok) return true;
+    if (ran.code === CONFLICT) return false;
+    await pause(500);
+  }
+}
+
+const NEXT = { claimed: 'start', in_progress: 'complete', completed: 'review' };
+
+/** Takes task `id` through to review unless another worker claimed it first. */
+async function work(id) {
+  const claim = await team(['task', 'claim', id]);
+  let status;
+  if (claim.ok) {
+    note({ event: 'claimed', id });
+    status = 'claimed';
+  }
+  while (status !== 'in_review' && status !== 'approved') {
+    if (status === undefined) {
+      // An answer was lost or refused: the task itself says where it is and whose it is.
+      const got = await team(['task', 'get', id]);
+      if (!got.ok) {
+        await pause(500);
+        continue;
+      }
+      const { task } = got.json;
+      if (task.owner === undefined && task.status === 'pending') {
+        const again = await team(['task', 'claim', id]);
+        if (again.ok) note({ event: 'claimed', id });
+        continue;
+      }
+      if (task.owner !== me) {
+        note({ event: 'lost', id, owner: task.owner });
+        return;
+      }
+      status = task.status;
       continue;
     }
-    for (const task of listed.tasks.filter((task) => task.status === 'in_review')) {
-      if ((await team(['task', 'approve', task.id])) !== undefined)
-        note({ event: 'approved', id: task.id });
-    }
-    const done = listed.tasks.every((task) => ['approved', 'in_review'].includes(task.status));
-    if (existsSync(path.join(folder, 'finish')) && listed.tasks.length > 0 && done) break;
+    const moved = await team(['task', NEXT[status], id]);
+    status = moved.ok ? moved.json.task.status : undefined;
   }
-  while ((await team(['shutdown', 'request', '--reason', 'every task is approved'])) === undefined)
-    await pause(500);
-  note({ event: 'shutdown-requested' });
-  for (;;) {
-    await readMail();
-    const shown = await team(['run', 'status']);
-    const others = shown?.status.members.filter((member) => !member.isLead) ?? [];
-    if (shown !== undefined && others.every((m) => ['terminated', 'errored'].includes(m.status)))
-      break;
-  }
-  note({ event: 'exit' });
+  await untilDone(['send', '--to', 'lead', `review ${id}`]);
+  note({ event: 'offered', id });
 }
 
 async function worker() {
-  const told = new Set();
   for (;;) {
-    const messages = await readMail();
-    if (messages.some((message) => message.kind === 'shutdown_request')) {
-      while ((await team(['shutdown', 'approve'])) === undefined) await pause(500);
-      note({ event: 'exit' });
-      return;
-    }
-    const listed = await team(['task', 'list']);
-    if (listed === undefined) {
-      await pause(500);
-      continue;
-    }
-    for (const task of listed.tasks) {
-      const mine = task.subject.startsWith(`${me}:`) || task.subject.startsWith('anyone:');
-      if (task.status === 'pending' && task.owner === undefined && mine) {
-        // Of several claimers one wins; a claim whose answer was lost is found owned below.
-        if ((await team(['task', 'claim', task.id])) === undefined) continue;
-        note({ event: 'claimed', id: task.id });
-        task.status = 'claimed';
-        task.owner = me;
+    for (const message of await readMail()) {
+      if (message.kind === 'shutdown_request') {
+        await untilDone(['shutdown', 'approve']);
+        note({ event: 'exit' });
+        return;
       }
-      if (task.owner !== me) continue;
-      if (task.status === 'claimed' && (await team(['task', 'start', task.id])) === undefined)
-        continue;
-      if (['claimed', 'in_progress'].includes(task.status)) {
-        if ((await team(['task', 'complete', task.id])) === undefined) continue;
-        task.status = 'completed';
-      }
-      if (task.status === 'completed' && (await team(['task', 'review', task.id])) === undefined)
-        continue;
-      if (['completed', 'in_review'].includes(task.status) && !told.has(task.id)) {
-        if ((await team(['send', '--to', 'lead', `review ${task.id}`])) === undefined) continue;
-        told.add(task.id);
-        note({ event: 'offered', id: task.id });
-      }
+      const id = /^task (\S+)$/.exec(message.body ?? '')?.[1];
+      if (id !== undefined) await work(id);
     }
   }
+}
+
+async function lead() {
+  for (let finish = false; !finish; ) {
+    for (const message of await readMail()) {
+      const id = /^review (\S+)$/.exec(message.body ?? '')?.[1];
+      if (id !== undefined && (await untilDone(['task', 'approve', id])))
+        note({ event: 'approved', id });
+      if (message.body === 'finish') finish = true;
+    }
+  }
+  await untilDone(['shutdown', 'request', '--reason', 'every task is approved']);
+  note({ event: 'shutdown-requested' });
+  for (;;) {
+    await readMail(2);
+    const shown = await team(['run', 'status']);
+    const others = shown.json?.status.members.filter((member) => !member.isLead) ?? [];
+    if (shown.ok && others.every((m) => ['terminated', 'errored'].includes(m.status))) break;
+  }
+  note({ event: 'exit' });
 }
 
 note({ event: 'start', pid: process.pid });
