@@ -1,6 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import {
   DiscardPolicy,
+  JetStreamApiError,
+  type JetStreamClient,
+  type JetStreamManager,
   jetstream,
   jetstreamManager,
   RetentionPolicy,
@@ -14,8 +17,8 @@ import {
   nkeyAuthenticator,
 } from '@nats-io/transport-node';
 import { TeamkitError } from '@teamkit/team-core';
-import { natsNames } from './key-mapping.js';
-import { toStoreError } from './nats-errors.js';
+import { type NatsNames, natsNames } from './key-mapping.js';
+import { isTransient, toStoreError } from './nats-errors.js';
 import { attemptTimeoutOf, createNatsLink, type NatsLink } from './nats-link.js';
 
 /** How the store proves who it is to the NATS server; see docs/distributed.md. */
@@ -97,54 +100,38 @@ export async function connectLink(options: ConnectLinkOptions): Promise<NatsLink
   const context = { ...operation, servers, timeoutMs: options.timeoutMs };
   const attemptMs = attemptTimeoutOf(options.timeoutMs);
   const auth = await authOptions(options.credentials);
+  // One deadline for the whole open: connecting and setting up the streams share it.
+  const deadline = Date.now() + options.timeoutMs;
   let nc: Awaited<ReturnType<typeof connect>>;
   try {
-    nc = await connect({
-      servers: options.servers,
-      name: options.name ?? 'teamkit-store',
-      ...auth,
-      ...(options.tls === undefined ? {} : { tls: { ...options.tls } }),
-      timeout: options.timeoutMs,
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 250,
-      reconnectJitter: 100,
-      pingInterval: 5_000,
-      maxPingOut: 2,
-    });
+    // The client tries the servers in a random order: the first one may be a node that is
+    // down, so the connection is retried (the next try picks another) until the deadline.
+    nc = await untilAnswered(deadline, () =>
+      connect({
+        servers: options.servers,
+        name: options.name ?? 'teamkit-store',
+        ...auth,
+        ...(options.tls === undefined ? {} : { tls: { ...options.tls } }),
+        timeout: Math.max(attemptMs, deadline - Date.now()),
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: 250,
+        reconnectJitter: 100,
+        pingInterval: 5_000,
+        maxPingOut: 2,
+      }),
+    );
   } catch (error) {
     throw toStoreError(error, context);
   }
   try {
-    const jsm = await jetstreamManager(nc, { timeout: attemptMs });
     const js = jetstream(nc, { timeout: attemptMs });
-    await new Kvm(js).create(names.bucket, {
-      history: 1,
-      storage: StorageType.File,
-      replicas: options.replicas,
-      allow_direct: false,
-      description: 'Teamkit store: values, entries, ledgers and locks',
+    // `jetstreamManager` asks the server for the account's JetStream info: that request too
+    // times out while the cluster elects a new meta leader, so it is retried with the rest.
+    const jsm = await untilAnswered(deadline, async () => {
+      const manager = await jetstreamManager(nc, { timeout: attemptMs });
+      await ensureStreams(js, manager, names, options.replicas);
+      return manager;
     });
-    try {
-      await jsm.streams.info(names.logStream);
-    } catch {
-      await jsm.streams
-        .add({
-          name: names.logStream,
-          subjects: [`${names.logSubjectPrefix}.>`],
-          storage: StorageType.File,
-          retention: RetentionPolicy.Limits,
-          discard: DiscardPolicy.Old,
-          num_replicas: options.replicas,
-          allow_direct: false,
-          description: 'Teamkit store: append-only logs, one subject per log',
-        })
-        .catch(async (error: unknown) => {
-          // Another process created it first.
-          await jsm.streams.info(names.logStream).catch(() => {
-            throw error;
-          });
-        });
-    }
     return createNatsLink({
       nc,
       js,
@@ -157,5 +144,63 @@ export async function connectLink(options: ConnectLinkOptions): Promise<NatsLink
   } catch (error) {
     await nc.close().catch(() => {});
     throw toStoreError(error, context);
+  }
+}
+
+/**
+ * Retries `setUp` while the servers do not answer (a node that is down, a cluster electing
+ * a new leader for the store's streams after a node died, JetStream still starting) until
+ * `deadline` (epoch ms).
+ */
+async function untilAnswered<T>(deadline: number, setUp: () => Promise<T>): Promise<T> {
+  let wait = 100;
+  for (;;) {
+    try {
+      return await setUp();
+    } catch (error) {
+      // "Already in use with a different configuration": the streams exist (with other
+      // replicas) but JetStream could not say so while it elected a leader; look again.
+      const inUse = error instanceof JetStreamApiError && error.code === 10058;
+      if (!(isTransient(error) || inUse) || Date.now() + wait >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      wait = Math.min(wait * 2, 1_000);
+    }
+  }
+}
+
+/** Creates the KV bucket and the log stream unless they exist. */
+async function ensureStreams(
+  js: JetStreamClient,
+  jsm: JetStreamManager,
+  names: NatsNames,
+  replicas: number,
+): Promise<void> {
+  await new Kvm(js).create(names.bucket, {
+    history: 1,
+    storage: StorageType.File,
+    replicas,
+    allow_direct: false,
+    description: 'Teamkit store: values, entries, ledgers and locks',
+  });
+  try {
+    await jsm.streams.info(names.logStream);
+  } catch {
+    await jsm.streams
+      .add({
+        name: names.logStream,
+        subjects: [`${names.logSubjectPrefix}.>`],
+        storage: StorageType.File,
+        retention: RetentionPolicy.Limits,
+        discard: DiscardPolicy.Old,
+        num_replicas: replicas,
+        allow_direct: false,
+        description: 'Teamkit store: append-only logs, one subject per log',
+      })
+      .catch(async (error: unknown) => {
+        // Another process created it first.
+        await jsm.streams.info(names.logStream).catch(() => {
+          throw error;
+        });
+      });
   }
 }

@@ -9,6 +9,7 @@ import { createNatsLogs } from './nats-logs.js';
 import { createNatsTree } from './nats-tree.js';
 import { createNatsValues } from './nats-values.js';
 import { createNatsWatches } from './nats-watch.js';
+import { readStreamReplicas, type StreamReplicas } from './stream-replicas.js';
 
 /** Options of {@link createNatsStore}. */
 export interface NatsStoreOptions {
@@ -24,7 +25,10 @@ export interface NatsStoreOptions {
    * with different prefixes on one server never see each other.
    */
   bucketPrefix?: string;
-  /** Copies of each stream when the store creates them: 1 (default), or 3 or 5 on a cluster. */
+  /**
+   * Copies of each stream when the store creates them: 1 (default), or 3 or 5 on a cluster.
+   * Streams that exist are used as they are, whatever their replicas.
+   */
   replicas?: number;
   /**
    * How long one operation keeps trying while the server does not answer (a restart, a
@@ -48,6 +52,13 @@ export interface NatsStore extends TeamkitStore {
   readonly servers: string;
   /** The prefix of its bucket and stream names. */
   readonly bucketPrefix: string;
+  /** The replicas its streams were to be created with (`replicas` of the options). */
+  readonly replicas: number;
+  /**
+   * How many replicas each of its streams really has, by stream name: streams that existed
+   * before it was opened keep theirs, whatever `replicas` says.
+   */
+  streamReplicas(): Promise<StreamReplicas>;
 }
 
 // Room for headers and the subject within the server's largest message.
@@ -95,6 +106,8 @@ export async function createNatsStore(options: NatsStoreOptions): Promise<NatsSt
     kind: 'nats',
     servers: link.servers,
     bucketPrefix,
+    replicas: link.replicas,
+    streamReplicas: () => readStreamReplicas(link),
     read: values.read,
     // One request per key, as the task list read them before `readMany` existed.
     readMany: (keys) => readEach(values.read, keys),

@@ -5,3 +5,4 @@
 export type { NatsCredentials, NatsTlsOptions } from './connect-link.js';
 export type { NatsStore, NatsStoreOptions } from './create-nats-store.js';
 export { createNatsStore } from './create-nats-store.js';
+export type { StreamReplicas } from './stream-replicas.js';

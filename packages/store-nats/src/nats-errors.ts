@@ -14,12 +14,14 @@ import { isTeamkitError, TeamkitError } from '@teamkit/team-core';
 
 /**
  * Whether a failure may pass once the server answers again: a timeout, no responder
- * (JetStream still starting, or the server restarting), a lost connection, or a
+ * (JetStream still starting, or the server restarting), a lost connection, a network that
+ * cannot reach the server (link down, no route to the host), or a
  * JetStream "temporarily unavailable" (503) answer. These are retried until the store's
  * deadline and then become `STORE_UNAVAILABLE`.
  */
 export function isTransient(error: unknown): boolean {
   if (error instanceof TimeoutError || error instanceof NoRespondersError) return true;
+  if (isNetworkFailure(error)) return true;
   // JetStream not answering yet after a (re)start; the class is not exported by name.
   if (error instanceof Error && error.name === 'JetStreamNotEnabled') return true;
   if (error instanceof ConnectionError) return true;
@@ -27,6 +29,29 @@ export function isTransient(error: unknown): boolean {
     return error.isNoResponders() || error.cause instanceof TimeoutError;
   }
   if (error instanceof JetStreamApiError) return error.status === 503;
+  return false;
+}
+
+// What a socket reports when the network, not the server, fails: the link is down, no
+// route to the host, the host does not answer. The client passes these through as they are.
+const NETWORK_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+]);
+
+function isNetworkFailure(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 4; depth += 1) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && NETWORK_ERRNOS.has(code)) return true;
+    cause = cause.cause;
+  }
   return false;
 }
 

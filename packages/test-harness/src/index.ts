@@ -65,6 +65,22 @@ export type {
   StartNatsServerOptions,
 } from './nats-server/index.js';
 export { findNatsServer, startNatsServer } from './nats-server/index.js';
+// several "machines" on one box (network namespaces) and a NATS cluster across them
+export type {
+  ClusterNode,
+  FindNetworkNamespacesOptions,
+  LabMachine,
+  LabRun,
+  NatsCluster,
+  NetworkLab,
+  NetworkNamespacesCheck,
+  StartNatsClusterOptions,
+} from './network-lab/index.js';
+export {
+  createNetworkLab,
+  findNetworkNamespaces,
+  startNatsCluster,
+} from './network-lab/index.js';
 // scripted agents
 export type {
   AgentActions,

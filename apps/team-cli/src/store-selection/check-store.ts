@@ -13,6 +13,11 @@ export interface StoreCheck {
   line: string;
   /** The error code of a failure. */
   code?: string;
+  /**
+   * NATS only: the replicas the store's streams are created with (`store.replicas` or
+   * `TEAMKIT_STORE_REPLICAS`), and the replicas each existing stream really has.
+   */
+  replicas?: { wanted: number; streams: Record<string, number> };
 }
 
 const SOURCE_NAMES = {
@@ -47,11 +52,18 @@ export async function checkStore(
       timeoutMs,
       name: 'teamkit-doctor',
     });
-    await store.close();
+    let streams: Record<string, number>;
+    try {
+      streams = await store.streamReplicas();
+    } finally {
+      await store.close();
+    }
+    const wanted = store.replicas;
     return {
       ...base,
       ok: true,
-      line: `nats: ${selection.shown} (${from}): connected, JetStream enabled`,
+      replicas: { wanted, streams },
+      line: `nats: ${selection.shown} (${from}): connected, JetStream enabled${replicasNote(selection, wanted, streams)}`,
     };
   } catch (error) {
     if (!isTeamkitError(error)) throw error;
@@ -70,6 +82,20 @@ export async function checkStore(
       line: `nats: ${selection.shown} (${from}): FAILED: ${why}`,
     };
   }
+}
+
+/** What the line says of the streams' replicas: nothing when they have what was asked. */
+function replicasNote(
+  selection: Extract<StoreSelection, { kind: 'nats' }>,
+  wanted: number,
+  streams: Record<string, number>,
+): string {
+  const other = Object.entries(streams).filter(([, replicas]) => replicas !== wanted);
+  const setting =
+    selection.replicasSource === 'environment' ? 'TEAMKIT_STORE_REPLICAS' : 'store.replicas';
+  if (other.length === 0) return `; streams have ${wanted} replica${wanted === 1 ? '' : 's'}`;
+  const shown = other.map(([stream, replicas]) => `${stream} has ${replicas}`).join(', ');
+  return `; ${setting} is ${wanted} but ${shown} (made before, used as they are; change them with \`nats stream edit <stream> --replicas ${wanted}\`)`;
 }
 
 function firstReason(text: string): string {

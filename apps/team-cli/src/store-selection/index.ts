@@ -4,6 +4,7 @@ export type { StoreSelection } from './store-selection.js';
 export {
   readStoreSelection,
   STORE_CREDS_VARIABLE,
+  STORE_REPLICAS_VARIABLE,
   STORE_TLS_VARIABLES,
   STORE_VARIABLE,
 } from './store-selection.js';

@@ -49,7 +49,11 @@ export async function selectHomeStore(
   const { loadCliSettings } = await import('../cli-settings.js');
   const settings = await loadCliSettings(context);
   const selection = await readStoreSelection(
-    { url: settings['store.url'], credsFile: settings['store.credsFile'] },
+    {
+      url: settings['store.url'],
+      credsFile: settings['store.credsFile'],
+      replicas: settings['store.replicas'],
+    },
     context.env,
   );
   if (selection.kind === 'file') return { selection, close: async () => {} };

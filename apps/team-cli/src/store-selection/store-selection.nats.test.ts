@@ -132,6 +132,34 @@ describe.skipIf(missing !== undefined)('choosing the NATS store for a home', () 
     expect(shown.text).toMatch(/Ignored red-line settings[\s\S]*store\.url/);
   });
 
+  it('opens streams made with another replica count as they are, and doctor says so', async () => {
+    const home = path.join(folder, 'replicas');
+    await mkdir(home, { recursive: true });
+    const env = { TEAMKIT_STORE: server.url };
+    const made = await doctorStore(home, env);
+    expect(made.code).toBe(0);
+    expect(made.text).toContain('connected, JetStream enabled; streams have 1 replica');
+    // Asking for three on streams that have one: every command still works.
+    const three = { ...env, TEAMKIT_STORE_REPLICAS: '3' };
+    const listed = await runCli(['run', 'list', '--home', home, '--json'], three);
+    expect(listed.code, listed.stdout + listed.stderr).toBe(0);
+    const shown = await doctorStore(home, three);
+    expect(shown.code).toBe(0);
+    expect(shown.store).toMatchObject({
+      ok: true,
+      replicas: { wanted: 3, streams: { KV_teamkit: 1, 'teamkit-logs': 1 } },
+    });
+    expect(shown.text).toContain(
+      'TEAMKIT_STORE_REPLICAS is 3 but KV_teamkit has 1, teamkit-logs has 1 (made before, used as they are',
+    );
+    const bad = await runCli(['run', 'list', '--home', home, '--json'], {
+      ...env,
+      TEAMKIT_STORE_REPLICAS: '2',
+    });
+    expect(bad.code).toBe(2);
+    expect(bad.json().error).toMatchObject({ code: 'INVALID_INPUT' });
+  });
+
   it('says plainly when the server cannot be reached or has no JetStream', async () => {
     const home = path.join(folder, 'doctor');
     await mkdir(home, { recursive: true });

@@ -6,6 +6,8 @@ import { TeamkitError } from '@teamkit/team-core/errors';
 export const STORE_VARIABLE = 'TEAMKIT_STORE';
 /** A `.creds` file or an nkey seed file for the NATS server; overrides `store.credsFile`. */
 export const STORE_CREDS_VARIABLE = 'TEAMKIT_STORE_CREDS';
+/** Copies of each stream the store creates (1, 3 or 5); overrides `store.replicas`. */
+export const STORE_REPLICAS_VARIABLE = 'TEAMKIT_STORE_REPLICAS';
 /** TLS files for `tls://` servers: the CA, and a client certificate and key when asked. */
 export const STORE_TLS_VARIABLES = {
   caFile: 'TEAMKIT_STORE_TLS_CA',
@@ -21,7 +23,9 @@ export type StoreSelection =
       source: 'setting' | 'environment';
       /** The servers as given, without credentials: safe to print. */
       shown: string;
-      options: Pick<NatsStoreOptions, 'servers' | 'credentials' | 'tls'>;
+      options: Pick<NatsStoreOptions, 'servers' | 'credentials' | 'tls' | 'replicas'>;
+      /** Where the replica count came from: the `store.replicas` setting or the variable. */
+      replicasSource: 'setting' | 'environment';
     };
 
 function invalid(message: string, details: Record<string, unknown>): TeamkitError {
@@ -60,6 +64,21 @@ function parseServers(
   return credentials === undefined ? { servers } : { servers, credentials };
 }
 
+function replicasOf(
+  setting: number,
+  env: NodeJS.ProcessEnv,
+): { replicas: number; source: 'setting' | 'environment' } {
+  const value = env[STORE_REPLICAS_VARIABLE];
+  if (value === undefined || value === '') return { replicas: setting, source: 'setting' };
+  if (!['1', '3', '5'].includes(value.trim())) {
+    throw invalid(
+      `${STORE_REPLICAS_VARIABLE} must be 1, 3 or 5 (the copies of each NATS stream; 3 on a three-node cluster); got ${JSON.stringify(value)}.`,
+      { variable: STORE_REPLICAS_VARIABLE, value },
+    );
+  }
+  return { replicas: Number(value), source: 'environment' };
+}
+
 async function credentialsFile(file: string): Promise<NatsCredentials> {
   let text: string;
   try {
@@ -86,10 +105,11 @@ async function credentialsFile(file: string): Promise<NatsCredentials> {
  * `file` is the home folder; `nats://…`/`tls://…` a NATS JetStream server, with a user
  * and password (or a token) in the URL, or a `.creds`/nkey seed file from
  * `TEAMKIT_STORE_CREDS` or `store.credsFile`, and TLS files from `TEAMKIT_STORE_TLS_*`.
- * Bad values are `INVALID_INPUT` naming what to fix; nothing is connected yet.
+ * The replicas of the streams it creates come from `TEAMKIT_STORE_REPLICAS` or
+ * `store.replicas` (1 by default). Bad values are `INVALID_INPUT` naming what to fix; nothing is connected yet.
  */
 export async function readStoreSelection(
-  settings: { url: string; credsFile: string },
+  settings: { url: string; credsFile: string; replicas: number },
   env: NodeJS.ProcessEnv,
 ): Promise<StoreSelection> {
   const fromEnv = env[STORE_VARIABLE];
@@ -101,6 +121,7 @@ export async function readStoreSelection(
       source: source === 'environment' ? source : settings.url === 'file' ? 'default' : source,
     };
   const where = source === 'environment' ? STORE_VARIABLE : 'the store.url setting';
+  const { replicas, source: replicasSource } = replicasOf(settings.replicas, env);
   const parsed = parseServers(value, where);
   const credsPath = env[STORE_CREDS_VARIABLE] || settings.credsFile;
   const credentials =
@@ -116,8 +137,10 @@ export async function readStoreSelection(
     kind: 'nats',
     source,
     shown: parsed.servers.join(','),
+    replicasSource,
     options: {
       servers: parsed.servers,
+      replicas,
       ...(credentials === undefined ? {} : { credentials }),
       ...(Object.keys(tls).length === 0 ? {} : { tls }),
     },

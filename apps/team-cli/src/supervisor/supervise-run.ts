@@ -48,18 +48,29 @@ const WORKING: readonly MemberStatus[] = ['running', 'idle'];
  * are stopped, and waiting members start. Returns when the run completed (every member
  * done, the lead's process ended, every criterion met or waived), when the run was
  * stopped, or when `signal` aborts; a run whose criteria lack evidence keeps it watching.
+ * A pass that finds the store unreachable (`STORE_UNAVAILABLE`) is logged and tried again.
  */
 export async function superviseRun(options: SuperviseRunOptions): Promise<SuperviseOutcome> {
   const { runtime, runId } = options;
   const intervalMs = options.intervalMs ?? 300;
   for (;;) {
     if (options.signal?.aborted) return 'aborted';
-    const outcome = await superviseOnce(runtime, runId, {
-      ...(options.lock === undefined ? {} : { lock: options.lock }),
-      ...(options.log === undefined ? {} : { log: options.log }),
-      ...(options.machine === undefined ? {} : { machine: options.machine }),
-      ...(options.heartbeats === undefined ? {} : { heartbeats: options.heartbeats }),
-    });
+    let outcome: SuperviseOutcome | undefined;
+    try {
+      outcome = await superviseOnce(runtime, runId, {
+        ...(options.lock === undefined ? {} : { lock: options.lock }),
+        ...(options.log === undefined ? {} : { log: options.log }),
+        ...(options.machine === undefined ? {} : { machine: options.machine }),
+        ...(options.heartbeats === undefined ? {} : { heartbeats: options.heartbeats }),
+      });
+    } catch (error) {
+      // A machine cut off from a shared store keeps supervising its members and picks up
+      // where it was once the store answers again (its members' heartbeats resume then).
+      if (!isTeamkitError(error, 'STORE_UNAVAILABLE')) throw error;
+      (options.log ?? ((line: string) => process.stderr.write(`${line}\n`)))(
+        `supervisor: the store did not answer; trying again: ${messageOf(error)}`,
+      );
+    }
     await options.onPass?.();
     if (outcome !== undefined) return outcome;
     await new Promise<void>((resolve) => {

@@ -129,6 +129,15 @@ export const SETTINGS = {
     readBy: 'every `team` command; `TEAMKIT_STORE_CREDS` overrides it',
     redLine: true,
   }),
+  'store.replicas': defineSetting({
+    schema: z.union([z.literal(1), z.literal(3), z.literal(5)]),
+    type: 'one of 1, 3, 5',
+    default: 1,
+    description: 'Copies of each NATS stream the store creates: 3 or 5 on a cluster of that size.',
+    readBy:
+      'every `team` command, when it creates the streams; `TEAMKIT_STORE_REPLICAS` overrides it',
+    redLine: true,
+  }),
 } as const;
 
 /**

@@ -43,7 +43,8 @@ export interface NatsServerProcess {
   close(): Promise<void>;
 }
 
-function guardianScript(): string {
+/** The compiled guardian that stops a server when the test process that started it ends. */
+export function guardianScript(): string {
   // Resolved through the package's own name so it is the compiled guardian whether this
   // module runs from dist/ or from src/ under vitest.
   const require = createRequire(import.meta.url);

@@ -20,7 +20,11 @@ export const doctorCommand: CommandHandler = async (context, _args, options) => 
   const settings = await loadCliSettings(context);
   const store = await checkStore(
     await readStoreSelection(
-      { url: settings['store.url'], credsFile: settings['store.credsFile'] },
+      {
+        url: settings['store.url'],
+        credsFile: settings['store.credsFile'],
+        replicas: settings['store.replicas'],
+      },
       context.env,
     ),
   );
