@@ -64,7 +64,7 @@ export type {
   NatsServerProcess,
   StartNatsServerOptions,
 } from './nats-server/index.js';
-export { findNatsServer, startNatsServer } from './nats-server/index.js';
+export { findNatsServer, freeLoopbackPort, startNatsServer } from './nats-server/index.js';
 // several "machines" on one box (network namespaces) and a NATS cluster across them
 export type {
   ClusterNode,

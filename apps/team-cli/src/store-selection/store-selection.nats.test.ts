@@ -3,7 +3,12 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { findNatsServer, type NatsServerProcess, startNatsServer } from '@teamkit/test-harness';
+import {
+  findNatsServer,
+  freeLoopbackPort as freePort,
+  type NatsServerProcess,
+  startNatsServer,
+} from '@teamkit/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempHome, runCli } from '../test-support/run-cli.js';
 import { natsServerMissing, waitFor } from '../test-support/shared-store.js';
@@ -15,18 +20,6 @@ let server: NatsServerProcess;
 let secured: NatsServerProcess;
 let folder: string;
 let cleanup: () => Promise<void>;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 interface DoctorStore {
   kind: string;

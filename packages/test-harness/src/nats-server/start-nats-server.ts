@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { findNatsServer } from './find-nats-server.js';
+import { freeLoopbackPort as freePort } from './free-port.js';
 
 /** Options of {@link startNatsServer}. */
 export interface StartNatsServerOptions {
@@ -50,18 +50,6 @@ export function guardianScript(): string {
   const require = createRequire(import.meta.url);
   const root = path.dirname(require.resolve('@teamkit/test-harness/package.json'));
   return path.join(root, 'dist', 'nats-server', 'nats-server-guardian.js');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 interface Running {

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { findNatsServer } from '../nats-server/find-nats-server.js';
+import { freeLoopbackPort as freePort } from '../nats-server/free-port.js';
 import { guardianScript } from '../nats-server/start-nats-server.js';
 import type { NetworkLab } from './network-lab.js';
 
@@ -42,18 +42,6 @@ interface Placement {
   address: string;
   clientPort: number;
   routePort: number;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 interface Running {

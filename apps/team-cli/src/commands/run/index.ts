@@ -13,7 +13,7 @@ export const runStartCommand: CommandHandler = async (context, [team], options) 
   const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');
   const { loadCliSettings, wantsTmux } = await import('../../cli-settings.js');
   const { loadTeamLibrary, resolveStartableTeam } = await import('@teamkit/team-core');
-  const { planRunLaunch } = await import('./plan-run-launch.js');
+  const { agentChoiceOf, planRunLaunch } = await import('./plan-run-launch.js');
   const project = typeof options.project === 'string' ? path.resolve(options.project) : undefined;
   const repo = typeof options.repo === 'string' ? path.resolve(options.repo) : undefined;
   const library = await loadTeamLibrary({
@@ -22,17 +22,7 @@ export const runStartCommand: CommandHandler = async (context, [team], options) 
     env: context.env,
   });
   const { spec } = await resolveStartableTeam(library, team as string);
-  const mode = options.agentCmdMode;
-  const launch = planRunLaunch(
-    spec,
-    {
-      ...(typeof options.agent === 'string' ? { agent: options.agent } : {}),
-      ...(typeof options.agentCmd === 'string' ? { agentCommand: options.agentCmd } : {}),
-      ...(mode === 'one-shot' || mode === 'long-lived' ? { agentCommandMode: mode } : {}),
-      ...(typeof options.model === 'string' ? { model: options.model } : {}),
-    },
-    context.env,
-  );
+  const launch = planRunLaunch(spec, agentChoiceOf(options), context.env);
   const { assertLaunchFitsSharedRun } = await import('./shared-run-agents.js');
   const { isSharedStoreForHome } = await import('@teamkit/team-core/storage');
   // Members left for another machine start with that machine's launch (`team run join`).

@@ -47,18 +47,8 @@ export const runJoinCommand: CommandHandler = async (context, [run, ...members],
   }
   const names = [...new Set(members)];
   // Decided before anything is written: a launch this machine cannot run places nobody.
-  const { planRunLaunch } = await import('./plan-run-launch.js');
-  const mode = options.agentCmdMode;
-  const launch = planRunLaunch(
-    spec.value,
-    {
-      ...(typeof options.agent === 'string' ? { agent: options.agent } : {}),
-      ...(typeof options.agentCmd === 'string' ? { agentCommand: options.agentCmd } : {}),
-      ...(mode === 'one-shot' || mode === 'long-lived' ? { agentCommandMode: mode } : {}),
-      ...(typeof options.model === 'string' ? { model: options.model } : {}),
-    },
-    context.env,
-  );
+  const { agentChoiceOf, planRunLaunch } = await import('./plan-run-launch.js');
+  const launch = planRunLaunch(spec.value, agentChoiceOf(options), context.env);
   const { assertLaunchFitsSharedRun } = await import('./shared-run-agents.js');
   assertLaunchFitsSharedRun(launch, true, names);
   await core.placeMembers(context.home, runId, names, machine, { actor: 'user' });

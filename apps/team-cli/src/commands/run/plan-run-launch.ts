@@ -20,6 +20,17 @@ export interface AgentChoice {
   model?: string;
 }
 
+/** The {@link AgentChoice} in the options of `team run start` or `team run join`. */
+export function agentChoiceOf(options: Record<string, unknown>): AgentChoice {
+  const mode = options.agentCmdMode;
+  return {
+    ...(typeof options.agent === 'string' ? { agent: options.agent } : {}),
+    ...(typeof options.agentCmd === 'string' ? { agentCommand: options.agentCmd } : {}),
+    ...(mode === 'one-shot' || mode === 'long-lived' ? { agentCommandMode: mode } : {}),
+    ...(typeof options.model === 'string' ? { model: options.model } : {}),
+  };
+}
+
 function presetLaunch(
   name: string,
   model: string | undefined,
