@@ -1,8 +1,10 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isTeamkitError, type TeamkitErrorCode } from '../errors/index.js';
+import { isTeamkitError, TeamkitError, type TeamkitErrorCode } from '../errors/index.js';
+import { storeForHome } from '../storage/home-store.js';
 import { readRunEvents } from '../storage/index.js';
+import type { TeamkitStore } from '../storage/teamkit-store.js';
 import { createRunFixture, type RunFixture } from '../test-support/run-fixture.js';
 import { createTaskList, type TaskList } from './create-task-list.js';
 
@@ -177,6 +179,43 @@ describe('claims and ownership', () => {
     expect((await tasks.getTask('3')).owner).toBe('writer');
     expect((await tasks.getTask('4')).owner).toBe('writer-2');
     expect((await tasks.readyTasks()).map((t) => t.id)).toEqual(['1', '2']);
+  });
+
+  it('releaseTasksOf reads again a task its listing could not read, and releases it', async () => {
+    for (const subject of ['a', 'b', 'c']) await create(subject);
+    await tasks.claimTask('writer', '1');
+    await tasks.claimTask('writer', '2');
+    await tasks.setTaskStatus('writer', '2', 'in_progress');
+    await tasks.claimTask('writer-2', '3');
+    // The listing misses task 2 (unreadable at that moment) and reads task 1 as absent;
+    // reading each task on its own works.
+    const store = storeForHome(fixture.home);
+    const flaky: TeamkitStore = Object.create(store);
+    flaky.readMany = async (keys) =>
+      (await store.readMany(keys)).map((outcome, index) => {
+        const key = keys[index] as string;
+        if (key.endsWith('/2.json')) {
+          return { error: new TeamkitError('CORRUPT_DOCUMENT', `${key} read torn`) };
+        }
+        return key.endsWith('/1.json') ? { value: undefined } : outcome;
+      });
+    const lead = createTaskList({ home: fixture.home, runId: fixture.runId, store: flaky });
+    const released = await lead.releaseTasksOf('lead', 'writer');
+    expect(released.map((t) => [t.id, t.status, t.owner])).toEqual([
+      ['1', 'pending', undefined],
+      ['2', 'pending', undefined],
+    ]);
+    expect((await tasks.getTask('3')).owner).toBe('writer-2');
+  });
+
+  it('releaseTasksOf passes over a task file that stays corrupt, releasing the rest', async () => {
+    for (const subject of ['a', 'b']) await create(subject);
+    await tasks.claimTask('writer', '1');
+    await tasks.claimTask('writer', '2');
+    await writeFile(fixture.paths.task('1'), '{ torn');
+    const released = await tasks.releaseTasksOf('lead', 'writer');
+    expect(released.map((t) => t.id)).toEqual(['2']);
+    expect(await readFile(fixture.paths.task('1'), 'utf8')).toBe('{ torn');
   });
 });
 

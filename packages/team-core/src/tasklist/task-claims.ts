@@ -1,4 +1,4 @@
-import { TeamkitError } from '../errors/index.js';
+import { isTeamkitError, TeamkitError } from '../errors/index.js';
 import type { Task, TaskStatus } from '../schema/index.js';
 import { findMember, isActiveMember } from '../state/run-members.js';
 import { assertBlockersDone } from './task-dependencies.js';
@@ -113,6 +113,30 @@ export async function reassignTask(
   return requirePresent(reassigned, id);
 }
 
+/** A task unreadable where it is stored (it stays as it is, and listings report it). */
+function isDocumentProblem(error: unknown): boolean {
+  return isTeamkitError(error, 'CORRUPT_DOCUMENT') || isTeamkitError(error, 'UNSUPPORTED_VERSION');
+}
+
+/** Returns task `id` to pending and unowned if `member` holds it open; else writes nothing. */
+function releaseOne(parts: TaskListParts, id: string, member: string): Promise<Task | undefined> {
+  return parts.tasks.updateTask(id, {
+    next(task) {
+      if (task === undefined || task.owner !== member || !OPEN_OWNED.includes(task.status)) {
+        return undefined;
+      }
+      const moved: Task = { ...task, updatedAt: parts.run.now() };
+      delete moved.owner;
+      delete moved.claimedAt;
+      if (isHeld(task)) {
+        assertTaskTransition(task.id, task.status, 'pending');
+        moved.status = 'pending';
+      }
+      return moved;
+    },
+  });
+}
+
 /** Lead or the member itself: the member's open tasks return to pending, unowned. */
 export async function releaseTasksOf(
   parts: TaskListParts,
@@ -122,24 +146,21 @@ export async function releaseTasksOf(
   const { member: actor } = await callerState(parts, caller);
   assertMemberName(member);
   if (!actor.isLead && caller !== member) throw notLead(caller, `release ${member}'s tasks`, '*');
-  const { listing } = await parts.tasks.readAllTasks();
+  const [{ byId }, ids] = await Promise.all([
+    parts.tasks.readAllTasks(),
+    parts.tasks.listTaskIds(),
+  ]);
   const released: Task[] = [];
-  for (const candidate of listing.tasks) {
-    if (candidate.owner !== member || !OPEN_OWNED.includes(candidate.status)) continue;
-    const next = await parts.tasks.updateTask(candidate.id, {
-      next(task) {
-        if (task === undefined || task.owner !== member || !OPEN_OWNED.includes(task.status)) {
-          return undefined;
-        }
-        const moved: Task = { ...task, updatedAt: parts.run.now() };
-        delete moved.owner;
-        delete moved.claimedAt;
-        if (isHeld(task)) {
-          assertTaskTransition(task.id, task.status, 'pending');
-          moved.status = 'pending';
-        }
-        return moved;
-      },
+  for (const id of ids) {
+    const listed = byId.get(id);
+    if (listed !== undefined && (listed.owner !== member || !OPEN_OWNED.includes(listed.status))) {
+      continue;
+    }
+    // A task the listing could not read (or found absent) is read again on its own: a
+    // dead member's task skipped here would stay held by it for good.
+    const next = await releaseOne(parts, id, member).catch((error: unknown) => {
+      if (listed === undefined && isDocumentProblem(error)) return undefined;
+      throw error;
     });
     if (next !== undefined) released.push(next);
   }
