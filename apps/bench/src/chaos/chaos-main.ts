@@ -289,7 +289,7 @@ async function main(): Promise<number> {
       );
       const mailbox = createMailbox({ home, runId: current.runId, lock: CHAOS_LOCK });
       const tasks = createTaskList({ home, runId: current.runId, lock: CHAOS_LOCK });
-      await resumeRun(
+      const resumed = await resumeRun(
         home,
         current.runId,
         { isAlive: async (sessionId) => livePids.has(sessionId) },
@@ -306,6 +306,8 @@ async function main(): Promise<number> {
         },
       );
       phase('resume');
+      // A recovery that failed is a defect even when the invariants hold.
+      for (const error of resumed.errors) unexpected.push(`resume: ${error} (seed ${seed})`);
 
       const report = await checkRunInvariants({
         home,
@@ -330,6 +332,10 @@ async function main(): Promise<number> {
         for (const name of invariants) {
           for (const message of report[name].slice(0, 5)) console.log(`  ${name}: ${message}`);
         }
+        const entry = resumed.members.find((member) => member.member === victimName);
+        console.log(
+          `  the victim ${victimName}: ${entry?.liveness ?? 'not in the run'}, released tasks [${entry?.releasedTasks.join(', ') ?? ''}]`,
+        );
       }
 
       // The dead member leaves the team for good; its replacement joins under a new name.

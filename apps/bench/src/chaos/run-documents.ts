@@ -69,6 +69,35 @@ export async function readRunFiles(home: string, runId: string): Promise<RunDocu
   return documents;
 }
 
+/**
+ * The run's tasks as readers see them: the newest revision of each, read through the
+ * store. On the file store a task's file may lag its newest revision for a moment (a
+ * writer stalled between its commit and its publish), so the files are judged for
+ * parsing only and the tasks by what the store reads.
+ */
+export async function readTaskHeads(
+  store: TeamkitStore,
+  runId: string,
+): Promise<{ tasks: Map<string, Task>; problems: string[] }> {
+  const keys = runKeys(runId);
+  const heads = { tasks: new Map<string, Task>(), problems: [] as string[] };
+  const names = (await store.list(keys.tasks)).filter((name) => name.endsWith('.json'));
+  await inBatches(names, async (name) => {
+    let stored: Awaited<ReturnType<TeamkitStore['read']>>;
+    try {
+      stored = await store.read(`${keys.tasks}/${name}`);
+    } catch (error) {
+      heads.problems.push(`tasks/${name} cannot be read through the store: ${String(error)}`);
+      return;
+    }
+    if (stored === undefined) return;
+    // A head that does not parse is the file itself (written without the store), which
+    // the walk of the files already reports.
+    judge(`tasks/${name}`, stored.text, { tasks: heads.tasks, stateText: undefined, problems: [] });
+  });
+  return heads;
+}
+
 /** Runs `work` over `items`, `width` at a time (a networked store answers them in parallel). */
 async function inBatches<T>(
   items: readonly T[],

@@ -8,7 +8,7 @@ import {
 } from '@teamkit/team-core';
 import { RuntimeStateSchema } from '@teamkit/team-core/schema';
 import { canTransitionMember, canTransitionRun } from '@teamkit/team-core/state';
-import { readRunDocuments, readRunFiles } from './run-documents.js';
+import { readRunDocuments, readRunFiles, readTaskHeads } from './run-documents.js';
 
 /**
  * The families of invariants a chaos trial checks: `files` is the file store's (every file
@@ -53,6 +53,23 @@ export class ChaosLedger {
   }
 }
 
+/** A task's logged changes in a line (type, actor, sequence), to tell how a violation came about. */
+async function eventsOf(run: ReturnType<typeof openRun>, taskId: string): Promise<string> {
+  const { events } = await run.events.read();
+  return events
+    .filter((event) => event.ids?.includes(taskId))
+    .map((event) => {
+      const data = (event.data ?? {}) as {
+        to?: unknown;
+        sequence?: unknown;
+        sequences?: Record<string, unknown>;
+      };
+      const sequence = data.sequence ?? data.sequences?.[taskId];
+      return `${event.type.replace('task.', '')}${data.to === undefined ? '' : `>${String(data.to)}`} by ${event.actor} #${String(sequence ?? '?')}`;
+    })
+    .join(', ');
+}
+
 /** What the checker needs besides the files: the ledger and who is alive. */
 export interface InvariantInput {
   home: string;
@@ -87,11 +104,18 @@ export async function checkRunInvariants(input: InvariantInput): Promise<Invaria
   for (const { name, message } of input.ledger.violations) report[name].push(message);
   const run = openRun({ home: input.home, runId: input.runId });
   const documentsName = input.documents ?? 'files';
-  const { tasks, stateText, problems } =
+  const documents =
     documentsName === 'files'
       ? await readRunFiles(input.home, input.runId)
       : await readRunDocuments(run.store, input.runId, input.ledger.parsedEntries);
+  const { stateText, problems } = documents;
   report[documentsName].push(...problems);
+  let tasks = documents.tasks;
+  if (documentsName === 'files') {
+    const heads = await readTaskHeads(run.store, input.runId);
+    tasks = heads.tasks;
+    report.files.push(...heads.problems);
+  }
 
   // messages
   const places = new Map<string, string[]>();
@@ -154,7 +178,7 @@ export async function checkRunInvariants(input: InvariantInput): Promise<Invaria
         report.tasks.push(`task ${task.id} is ${task.status} without an owner`);
       else if (input.dead.includes(task.owner)) {
         report.tasks.push(
-          `task ${task.id} is still ${task.status} by ${task.owner}, whose process died`,
+          `task ${task.id} is still ${task.status} by ${task.owner}, whose process died (its events: ${await eventsOf(run, task.id)})`,
         );
       }
     }
