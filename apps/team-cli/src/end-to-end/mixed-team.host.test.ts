@@ -24,6 +24,7 @@ import {
   startMockModelServer,
 } from '@teamkit/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processesOfHome } from '../test-support/home-processes.js';
 import { runCli } from '../test-support/run-cli.js';
 
 // The whole loop with three real agent CLIs in one team, each driven by a scripted model
@@ -321,26 +322,6 @@ function notePids(): void {
   }
 }
 
-/** Processes (other than this one) whose command line or environment mentions the home. */
-function processesOfHome(): string[] {
-  const found: string[] = [];
-  for (const name of readdirSync('/proc')) {
-    const pid = Number(name);
-    if (!Number.isSafeInteger(pid) || pid === process.pid) continue;
-    try {
-      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-      if (/^State:\s+Z/m.test(status)) continue;
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      const environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
-      if (cmdline.includes(home) || environ.includes(`TEAMKIT_HOME=${home}`))
-        found.push(`${pid}: ${cmdline}`);
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return found;
-}
-
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -567,7 +548,9 @@ describe.skipIf(missing.length > 0)('a mixed team of real agent CLIs, end to end
       () => {
         const running = [
           ...[...memberPids].filter(([, pid]) => alive(pid)).map(([name, pid]) => `${name} ${pid}`),
-          ...processesOfHome(),
+          ...processesOfHome(home, { commandLine: true }).map(
+            ({ pid, commandLine }) => `${pid}: ${commandLine}`,
+          ),
         ];
         return running.length === 0 ? running : undefined;
       },

@@ -1,9 +1,9 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isSameFolder } from '@teamkit/team-core';
-import { readProcessEnvironment } from '@teamkit/team-core/processes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { killProcessesOfHome, processesOfHome } from '../../test-support/home-processes.js';
 import { CLI_BIN, createTempHome, runCli } from '../../test-support/run-cli.js';
 
 // `team run start` killed with SIGKILL at random moments: after `team run stop`, no
@@ -52,32 +52,9 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  for (const pid of processesOfHome()) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Gone.
-    }
-  }
+  killProcessesOfHome(home);
   await cleanup();
 });
-
-/** Every live process started with this home in its environment. */
-function processesOfHome(): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^[0-9]+$/.test(name))
-    .map(Number)
-    .filter((pid) => {
-      if (pid === process.pid) return false;
-      const value = readProcessEnvironment(pid)?.get('TEAMKIT_HOME');
-      if (value === undefined || !isSameFolder(value, home)) return false;
-      try {
-        return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z');
-      } catch {
-        return false;
-      }
-    });
-}
 
 function worktreesOnDisk(): string[] {
   const root = path.join(home, 'worktrees');
@@ -196,9 +173,9 @@ describe.skipIf(process.platform !== 'linux')('team run start killed at random m
       }
       // The background supervisor of a start that got that far goes with the stop too.
       const deadline = Date.now() + 15_000;
-      while (processesOfHome().length > 0 && Date.now() < deadline)
+      while (processesOfHome(home).length > 0 && Date.now() < deadline)
         await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(processesOfHome(), `trial ${trial} (${delay} ms)`).toEqual([]);
+      expect(processesOfHome(home), `trial ${trial} (${delay} ms)`).toEqual([]);
       expect(worktreesOnDisk(), `trial ${trial} (${delay} ms)`).toEqual([]);
       expect(registeredWorktrees(), `trial ${trial} (${delay} ms)`).toEqual([]);
     }

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { killProcessesOfHome } from '../../test-support/home-processes.js';
 import {
   type MemberEnvironment,
   memberEnvironment,
@@ -44,28 +45,6 @@ function git(cwd: string, args: string[]): void {
     ],
     { cwd, stdio: 'ignore' },
   );
-}
-
-/**
- * SIGKILLs every process whose environment names `home` as its Teamkit home: the world's
- * own members, left running when a planted file kept `run stop` from finding them.
- */
-function killProcessesOfHome(home: string): void {
-  let pids: string[];
-  try {
-    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-  } catch {
-    return;
-  }
-  for (const pid of pids.map(Number)) {
-    if (pid === process.pid) continue;
-    try {
-      const environ = readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0');
-      if (environ.includes(`TEAMKIT_HOME=${home}`)) process.kill(pid, 'SIGKILL');
-    } catch {
-      // Gone already, or not ours to read.
-    }
-  }
 }
 
 /**
