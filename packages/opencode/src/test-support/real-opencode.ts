@@ -1,7 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { type AgentCliRun, killRunningAgentClis, runAgentCli } from '@teamkit/test-harness';
 
 // Helpers for tests that drive the real OpenCode binary from the `opencode-ai` dev
 // dependency: finding it, running it with a bounded timeout, and keeping it offline.
@@ -30,28 +31,11 @@ export function findOpencodeBinary(): { path?: string; reason?: string } {
 }
 
 /** What one `opencode` process did. */
-export interface ProcessResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-}
-
-const running = new Set<number>();
-
-function killTree(pid: number): void {
-  try {
-    // The child leads its own process group, so this also ends anything it started.
-    process.kill(process.platform === 'win32' ? pid : -pid, 'SIGKILL');
-  } catch {
-    // Already gone.
-  }
-}
+export type ProcessResult = AgentCliRun;
 
 /** Kills every `opencode` process these helpers started that is still running. */
 export function killRunningOpencode(): void {
-  for (const pid of running) killTree(pid);
+  killRunningAgentClis();
 }
 
 /** Runs the binary with an argument array in `cwd`, killed after {@link PROCESS_TIMEOUT_MS}. */
@@ -61,43 +45,7 @@ export function runOpencode(
   cwd: string,
   env: NodeJS.ProcessEnv,
 ): Promise<ProcessResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, args, {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: process.platform !== 'win32',
-    });
-    const pid = child.pid;
-    if (pid === undefined) {
-      reject(new Error('opencode did not start'));
-      return;
-    }
-    running.add(pid);
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killTree(pid);
-    }, PROCESS_TIMEOUT_MS);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      running.delete(pid);
-      reject(error);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      running.delete(pid);
-      resolve({ code, signal, stdout, stderr, timedOut });
-    });
-  });
+  return runAgentCli(binary, args, { cwd, env, timeoutMs: PROCESS_TIMEOUT_MS });
 }
 
 /** A failure report: exit, the tails of stdout and stderr, and the host's log. */
