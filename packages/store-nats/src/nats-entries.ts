@@ -2,6 +2,7 @@ import { TeamkitError } from '@teamkit/team-core';
 import {
   type AddEntryOptions,
   assertEntryId,
+  assertEntryState,
   assertStorableText,
   type EntryListing,
   type EntryMoveOutcome,
@@ -29,18 +30,6 @@ import {
   textOf,
 } from './stored-record.js';
 import { scanStream } from './stream-scan.js';
-
-const STATES: readonly EntryState[] = ['unread', 'reserved', 'processed'];
-
-function assertState(state: EntryState): void {
-  if (!STATES.includes(state)) {
-    throw new TeamkitError(
-      'INVALID_INPUT',
-      `${JSON.stringify(state)} is not an entry state; states are ${STATES.join(', ')}.`,
-      { details: { state: String(state) } },
-    );
-  }
-}
 
 const byId = (a: EntryListing, b: EntryListing) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
@@ -150,7 +139,7 @@ export function createNatsEntries(
       to: EntryState,
       options: MoveEntriesOptions = {},
     ): Promise<EntryMoveOutcome> {
-      for (const state of [...from, to]) assertState(state);
+      for (const state of [...from, to]) assertEntryState(state);
       if (from.length === 0 || from.includes(to)) {
         throw new TeamkitError(
           'INVALID_INPUT',
@@ -164,7 +153,7 @@ export function createNatsEntries(
     },
 
     async listEntries(collection: string, state: EntryState): Promise<EntryListing[]> {
-      assertState(state);
+      assertEntryState(state);
       return state === 'processed' ? listProcessed(collection) : listPending(collection, state);
     },
 
@@ -174,7 +163,7 @@ export function createNatsEntries(
       state: EntryState,
     ): Promise<string | undefined> {
       assertEntryId(id);
-      assertState(state);
+      assertEntryState(state);
       const found = await logicalEntry(collection, id);
       if (found === undefined || found.state !== state) return undefined;
       return textOf(found.entry.body, `${collection}/${id}`, blobs);

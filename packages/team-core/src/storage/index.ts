@@ -8,6 +8,7 @@ export {
   serializeDocument,
   toDocumentProblem,
 } from './document.js';
+export { assertEntryState, ENTRY_STATES } from './entry-states.js';
 export type { RunEventInput, RunEventsRead } from './event-log.js';
 export { appendRunEvent, readRunEvents, readRunEventsAfter } from './event-log.js';
 export type { FileLock, LockOptions } from './file-lock.js';

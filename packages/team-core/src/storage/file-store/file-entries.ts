@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { TeamkitError } from '../../errors/index.js';
+import { assertEntryState, ENTRY_STATES } from '../entry-states.js';
 import type { FileLock, LockOptions } from '../file-lock.js';
 import { assertEntryId, storeKeySegments } from '../store-key.js';
 import { assertStorableText } from '../stored-text.js';
@@ -25,20 +26,8 @@ import {
   syncFolders,
 } from './regular-file.js';
 
-const STATES: readonly EntryState[] = ['unread', 'reserved', 'processed'];
-
-function assertState(state: EntryState): void {
-  if (!STATES.includes(state)) {
-    throw new TeamkitError(
-      'INVALID_INPUT',
-      `${JSON.stringify(state)} is not an entry state; states are ${STATES.join(', ')}.`,
-      { details: { state } },
-    );
-  }
-}
-
 function assertStates(from: readonly EntryState[], to: EntryState): void {
-  for (const state of [...from, to]) assertState(state);
+  for (const state of [...from, to]) assertEntryState(state);
   if (from.length === 0 || from.includes(to)) {
     throw new TeamkitError(
       'INVALID_INPUT',
@@ -94,7 +83,7 @@ export function createFileEntries(guard: FolderGuard, lockDefaults: LockOptions)
   }
 
   function stateOf(folder: string, id: string, collection: string): EntryState | undefined {
-    return STATES.find((state) => exists(fileOf(folder, id, state), `${collection}/${id}`));
+    return ENTRY_STATES.find((state) => exists(fileOf(folder, id, state), `${collection}/${id}`));
   }
 
   return {
@@ -207,7 +196,7 @@ export function createFileEntries(guard: FolderGuard, lockDefaults: LockOptions)
     },
 
     async listEntries(collection: string, state: EntryState): Promise<EntryListing[]> {
-      assertState(state);
+      assertEntryState(state);
       const segments = storeKeySegments(collection, 'collection');
       const folder = guard.folder(
         state === 'processed' ? [...segments, PROCESSED_FOLDER] : segments,
@@ -235,7 +224,7 @@ export function createFileEntries(guard: FolderGuard, lockDefaults: LockOptions)
       state: EntryState,
     ): Promise<string | undefined> {
       assertEntryId(id);
-      assertState(state);
+      assertEntryState(state);
       const folder = collectionFolder(collection, false);
       if (folder === undefined) return undefined;
       if (

@@ -1,4 +1,5 @@
 import { TeamkitError } from '../../errors/index.js';
+import { assertEntryState } from '../entry-states.js';
 import { readEach } from '../read-each.js';
 import { assertEntryId, storeKeySegments } from '../store-key.js';
 import { assertAge, assertLogLine, assertStorableText } from '../stored-text.js';
@@ -45,7 +46,6 @@ interface Log {
   modifiedAt: number;
 }
 
-const STATES: readonly EntryState[] = ['unread', 'reserved', 'processed'];
 const DEFAULT_LOG_READ_BYTES = 16 * 1024 * 1024;
 
 function invalid(message: string, details: Record<string, unknown>): TeamkitError {
@@ -53,16 +53,7 @@ function invalid(message: string, details: Record<string, unknown>): TeamkitErro
 }
 
 function checkStates(states: readonly EntryState[]): void {
-  for (const state of states) {
-    if (!STATES.includes(state)) {
-      throw invalid(
-        `${JSON.stringify(state)} is not an entry state; states are ${STATES.join(', ')}.`,
-        {
-          state,
-        },
-      );
-    }
-  }
+  for (const state of states) assertEntryState(state);
 }
 
 /**
