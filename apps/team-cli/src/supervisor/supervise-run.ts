@@ -53,6 +53,7 @@ const WORKING: readonly MemberStatus[] = ['running', 'idle'];
 export async function superviseRun(options: SuperviseRunOptions): Promise<SuperviseOutcome> {
   const { runtime, runId } = options;
   const intervalMs = options.intervalMs ?? 300;
+  const unreleased = new Set<string>();
   for (;;) {
     if (options.signal?.aborted) return 'aborted';
     let outcome: SuperviseOutcome | undefined;
@@ -62,6 +63,7 @@ export async function superviseRun(options: SuperviseRunOptions): Promise<Superv
         ...(options.log === undefined ? {} : { log: options.log }),
         ...(options.machine === undefined ? {} : { machine: options.machine }),
         ...(options.heartbeats === undefined ? {} : { heartbeats: options.heartbeats }),
+        unreleased,
       });
     } catch (error) {
       // A machine cut off from a shared store keeps supervising its members and picks up
@@ -98,6 +100,12 @@ export interface SupervisePassOptions {
    */
   machine?: string;
   heartbeats?: HeartbeatJudge;
+  /**
+   * Members marked errored whose tasks a pass could not release: each later pass tries
+   * again until it works, so a task is never left held by a dead member. The loop of
+   * {@link superviseRun} keeps one set across its passes.
+   */
+  unreleased?: Set<string>;
 }
 
 async function setStatusIf(
@@ -142,6 +150,24 @@ export async function superviseOnce(
   if (!WRITABLE_RUN_STATUSES.includes(state.status)) return 'stopped';
   const lead = findLead(state);
   let leadGone = lead?.sessionId === undefined;
+  const releaseTasksOf = (leadName: string, member: string) =>
+    createTaskList({ home, runId, ...(lock === undefined ? {} : { lock }) }).releaseTasksOf(
+      leadName,
+      member,
+    );
+  if (lead !== undefined) {
+    for (const member of [...(pass.unreleased ?? [])]) {
+      try {
+        const released = await releaseTasksOf(lead.name, member);
+        pass.unreleased?.delete(member);
+        log(
+          `supervisor: released the tasks of ${member} on a later pass (${released.map((task) => task.id).join(', ') || 'none left'})`,
+        );
+      } catch {
+        // Still failing: the first failure was logged; the next pass tries again.
+      }
+    }
+  }
   for (const member of state.members) {
     if (member.sessionId === undefined || member.sessionId === state.leadSessionId) continue;
     if (!WORKING.includes(member.status)) continue;
@@ -184,13 +210,12 @@ export async function superviseOnce(
       );
       if (lead !== undefined) {
         try {
-          await createTaskList({
-            home,
-            runId,
-            ...(lock === undefined ? {} : { lock }),
-          }).releaseTasksOf(lead.name, member.name);
+          await releaseTasksOf(lead.name, member.name);
         } catch (error) {
-          log(`supervisor: could not release the tasks of ${member.name}: ${messageOf(error)}`);
+          pass.unreleased?.add(member.name);
+          log(
+            `supervisor: could not release the tasks of ${member.name}: ${messageOf(error)}${pass.unreleased === undefined ? '' : ' (trying again each pass)'}`,
+          );
         }
       }
       continue;

@@ -109,9 +109,10 @@ export const demoCommand: CommandHandler = async (context, _args, options) => {
       }
     };
     const deadline = started + timeoutSeconds * 1000;
+    const unreleased = new Set<string>();
     for (;;) {
       if (controller.signal.aborted) throw new Error('Interrupted; the demo run was stopped.');
-      const outcome = await superviseOnce(runtime, runId);
+      const outcome = await superviseOnce(runtime, runId, { unreleased });
       await draw();
       if (outcome !== undefined) break;
       if (Date.now() > deadline) {
