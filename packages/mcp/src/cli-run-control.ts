@@ -6,7 +6,7 @@ import {
   TeamkitError,
   type TeamkitErrorCode,
 } from '@teamkit/team-core';
-import type { TeamRunControl } from '@teamkit/team-core/tools';
+import { startableTeams, type TeamRunControl } from '@teamkit/team-core/tools';
 
 /** Where the `team` CLI is and how the server runs it. */
 export interface CliRunControlOptions {
@@ -99,15 +99,7 @@ export function createCliRunControl(options: CliRunControlOptions): TeamRunContr
   return {
     async listTeams() {
       const library = await loadTeamLibrary({ home: options.home, env: options.env });
-      return library.teams
-        .filter((team) => team.enabled)
-        .map((team) => ({
-          id: team.id,
-          lead: team.spec.lead,
-          members: team.spec.members.map((member) => member.name),
-          ...(team.spec.description ? { description: team.spec.description } : {}),
-          isDefault: library.defaultLead?.teamId === team.id,
-        }));
+      return startableTeams(library);
     },
     async startRun(team) {
       const chosen =

@@ -5,6 +5,7 @@ import {
   createTeamRunView,
   describeTeamTool,
   runTeamTool,
+  startableTeams,
   type TeamRunControl,
   type TeamToolCaller,
   type TeamToolContext,
@@ -18,15 +19,7 @@ function runControl(ctx: PluginContext, sessionId: string): TeamRunControl {
   return {
     async listTeams() {
       const library = await ctx.loadLibrary();
-      return library.teams
-        .filter((team) => team.enabled)
-        .map((team) => ({
-          id: team.id,
-          lead: team.spec.lead,
-          members: team.spec.members.map((member) => member.name),
-          ...(team.spec.description ? { description: team.spec.description } : {}),
-          isDefault: library.defaultLead?.teamId === team.id,
-        }));
+      return startableTeams(library);
     },
     async startRun(team) {
       const chosen = team ?? (await ctx.loadLibrary()).defaultLead?.teamId;

@@ -10,6 +10,7 @@ export type { TeamToolAnswer } from './run-team-tool.js';
 export { runTeamTool } from './run-team-tool.js';
 export { TASK_UPDATE_STATUSES } from './task-tools.js';
 export type { StartableTeamLine, TeamRunControl } from './team-run-control.js';
+export { startableTeams } from './team-run-control.js';
 export type { TeamRunView, TeamRunViewOptions } from './team-run-view.js';
 export { createTeamRunView } from './team-run-view.js';
 export type {

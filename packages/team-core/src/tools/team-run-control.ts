@@ -1,3 +1,4 @@
+import type { TeamLibrary } from '../registry/team-library.js';
 import type { StartRunResult } from '../runtime/internal/start-run.js';
 import type { StopRunReport } from '../runtime/internal/stop-run.js';
 
@@ -22,4 +23,17 @@ export interface TeamRunControl {
   startRun(team: string | undefined): Promise<StartRunResult>;
   /** Ends the run: members, panes, open tasks, worktrees by the safety rule. */
   stopRun(runId: string, options: { force: boolean }): Promise<StopRunReport>;
+}
+
+/** The enabled teams of `library` as {@link TeamRunControl.listTeams} answers them. */
+export function startableTeams(library: TeamLibrary): StartableTeamLine[] {
+  return library.teams
+    .filter((team) => team.enabled)
+    .map((team) => ({
+      id: team.id,
+      lead: team.spec.lead,
+      members: team.spec.members.map((member) => member.name),
+      ...(team.spec.description ? { description: team.spec.description } : {}),
+      isDefault: library.defaultLead?.teamId === team.id,
+    }));
 }
