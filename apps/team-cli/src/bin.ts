@@ -1,3 +1,6 @@
 #!/usr/bin/env node
-const { main } = await import('./main.js');
-process.exitCode = await main(process.argv);
+// `team run status` is answered without building the whole command line (its start-up is
+// timed); every other line goes to main.
+const { runFastPath } = await import('./fast-path.js');
+process.exitCode =
+  (await runFastPath(process.argv)) ?? (await (await import('./main.js')).main(process.argv));

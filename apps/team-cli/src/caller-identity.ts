@@ -61,7 +61,7 @@ export async function resolveCallerIdentity(
   }
   const home = resolveTeamkitHome(flags.home, env);
   if (member === undefined && nonEmpty(env.TEAMKIT_TOKEN) === undefined) {
-    const { findMemberAncestors } = await import('@teamkit/team-core/processes');
+    const { findMemberAncestors } = await import('@teamkit/team-core/processes/ancestry');
     if (findMemberAncestors(pid).length === 0) return { home, runId: flags.run, member: undefined };
   }
   const { identifyCaller } = await import('@teamkit/team-core');

@@ -1,7 +1,7 @@
 import type { MemberClient, TeamkitCaller } from '@teamkit/team-core';
 import { identityMismatch, resolveCallerIdentity } from './caller-identity.js';
-import { UsageError } from './exit-codes.js';
 import { createOutput, type Output } from './output.js';
+import { UsageError } from './usage-error.js';
 
 /** The options every command takes. */
 export interface CommonOptions {

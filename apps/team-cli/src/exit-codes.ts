@@ -1,5 +1,8 @@
 import type { TeamkitErrorKind } from '@teamkit/team-core';
 import { isTeamkitError } from '@teamkit/team-core/errors';
+import { UsageError } from './usage-error.js';
+
+export { UsageError } from './usage-error.js';
 
 /** Exit codes of the `team` command, one per kind of failure. */
 export const EXIT_CODES = {
@@ -19,11 +22,6 @@ export function exitCodeFor(error: unknown): number {
   if (isTeamkitError(error)) return EXIT_CODES[error.kind];
   if (isUsageError(error)) return EXIT_CODES.usage;
   return EXIT_CODES.internal;
-}
-
-/** An error raised for a malformed command line. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
 }
 
 function isUsageError(error: unknown): boolean {

@@ -1,17 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { CommandHandler } from './command-handler.js';
+import type { CommandAccess } from './run-command.js';
 
 type Loader = () => Promise<CommandHandler>;
-
-/**
- * Who may run a command: anyone (a member acts in its own run only), or only the user
- * (`PERMISSION_DENIED` for members), for commands that reach beyond one run.
- */
-interface Access {
-  userOnly?: string;
-  /** The command checks the store itself (`team doctor`) rather than failing before it runs. */
-  ownStore?: boolean;
-}
 
 /**
  * Runs the `team` command line and resolves with its exit code. Every command's module
@@ -33,7 +24,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const json = argv.includes('--json');
 
   const act =
-    (load: Loader, access: Access = {}) =>
+    (load: Loader, access: CommandAccess = {}) =>
     async (...params: unknown[]): Promise<void> => {
       const command = params.at(-1) as Command;
       const args = params
@@ -41,39 +32,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         .flatMap((value) => (Array.isArray(value) ? value : value === undefined ? [] : [value]))
         .map(String);
       const options = command.optsWithGlobals() as Record<string, unknown>;
-      const { createCommandContext } = await import('./command-context.js');
-      let context: Awaited<ReturnType<typeof createCommandContext>> | undefined;
-      let store: { close(): Promise<void> } | undefined;
-      try {
-        const home = typeof options.home === 'string' ? options.home : undefined;
-        if (access.ownStore !== true) {
-          // Before the caller's identity: a member is verified against its run's state,
-          // which lives in the selected store.
-          const { resolveTeamkitHome } = await import('@teamkit/team-core/home');
-          const { selectHomeStore } = await import('./store-selection/index.js');
-          store = await selectHomeStore({
-            home: resolveTeamkitHome(home, process.env),
-            env: process.env,
-          });
-        }
-        context = await createCommandContext({
-          json: options.json === true,
-          ...(home === undefined ? {} : { home }),
-        });
-        if (access.userOnly !== undefined) {
-          const { requireUser } = await import('./command-access.js');
-          await requireUser(context, access.userOnly);
-        }
-        exitCode = (await (await load())(context, args, options)) ?? 0;
-      } catch (error) {
-        const { createOutput } = await import('./output.js');
-        exitCode = (context?.output ?? createOutput({ json: options.json === true })).failure(
-          error,
-        );
-      } finally {
-        // A NATS connection keeps the process alive; the command is over.
-        await store?.close().catch(() => {});
-      }
+      const { runCommand } = await import('./run-command.js');
+      exitCode = await runCommand(load, args, options, access);
     };
 
   // `--claude` turns a command to Claude Code's own teams (commands/claude/).
@@ -472,7 +432,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (error.exitCode === 0) return 0;
     const { UsageError, EXIT_CODES } = await import('./exit-codes.js');
     const { createOutput } = await import('./output.js');
-    createOutput({ json }).failure(new UsageError(error.message.replace(/^error: /, '')));
+    await createOutput({ json }).failure(new UsageError(error.message.replace(/^error: /, '')));
     return EXIT_CODES.usage;
   }
   return exitCode;

@@ -1,14 +1,14 @@
-import { isTeamkitError } from '@teamkit/team-core/errors';
-import { exitCodeFor, UsageError } from './exit-codes.js';
-
 /** How a command prints: one JSON document, or concise human text. */
 export interface Output {
   readonly json: boolean;
   readonly color: boolean;
   /** Prints a command's result: `data` as `{ ok: true, …data }` in JSON mode, else `human()`. */
   result(data: Record<string, unknown>, human: () => string): void;
-  /** Prints a failure and returns the exit code to use. */
-  failure(error: unknown): number;
+  /**
+   * Prints a failure and resolves with the exit code to use. The error printer loads
+   * only then, so a command that succeeds does not load it.
+   */
+  failure(error: unknown): Promise<number>;
   /**
    * Resolves once everything printed so far has been handed to the operating system, so
    * it is shown even if this process dies next (writes to a pipe are asynchronous).
@@ -71,7 +71,11 @@ export function createOutput(options: OutputOptions): Output {
         stdout.write('', (error) => (error ? reject(error) : resolve()));
       });
     },
-    failure(error) {
+    async failure(error) {
+      const [{ isTeamkitError }, { exitCodeFor, UsageError }] = await Promise.all([
+        import('@teamkit/team-core/errors'),
+        import('./exit-codes.js'),
+      ]);
       const code = exitCodeFor(error);
       const payload = isTeamkitError(error)
         ? error.toJSON()

@@ -1,10 +1,10 @@
 export type { SelectedStore } from './select-home-store.js';
 export { selectHomeStore, usesSharedStore } from './select-home-store.js';
 export type { StoreSelection } from './store-selection.js';
+export { readStoreSelection } from './store-selection.js';
 export {
-  readStoreSelection,
   STORE_CREDS_VARIABLE,
   STORE_REPLICAS_VARIABLE,
   STORE_TLS_VARIABLES,
   STORE_VARIABLE,
-} from './store-selection.js';
+} from './store-variables.js';

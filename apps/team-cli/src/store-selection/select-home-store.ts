@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandContext } from '../command-context.js';
-import { readStoreSelection, STORE_VARIABLE, type StoreSelection } from './store-selection.js';
+import type { StoreSelection } from './store-selection.js';
+import { STORE_VARIABLE } from './store-variables.js';
 
 /**
  * Whether the home's global config could set `store.url` or `store.credsFile` (dotted or
@@ -47,6 +48,7 @@ export async function selectHomeStore(
     return { selection: { kind: 'file', source: 'default' }, close: async () => {} };
   }
   const { loadCliSettings } = await import('../cli-settings.js');
+  const { readStoreSelection } = await import('./store-selection.js');
   const settings = await loadCliSettings(context);
   const selection = await readStoreSelection(
     {

@@ -1,19 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import type { NatsCredentials, NatsStoreOptions, NatsTlsOptions } from '@teamkit/store-nats';
 import { TeamkitError } from '@teamkit/team-core/errors';
-
-/** The variable that selects the store of a home's runs; it overrides the `store.url` setting. */
-export const STORE_VARIABLE = 'TEAMKIT_STORE';
-/** A `.creds` file or an nkey seed file for the NATS server; overrides `store.credsFile`. */
-export const STORE_CREDS_VARIABLE = 'TEAMKIT_STORE_CREDS';
-/** Copies of each stream the store creates (1, 3 or 5); overrides `store.replicas`. */
-export const STORE_REPLICAS_VARIABLE = 'TEAMKIT_STORE_REPLICAS';
-/** TLS files for `tls://` servers: the CA, and a client certificate and key when asked. */
-export const STORE_TLS_VARIABLES = {
-  caFile: 'TEAMKIT_STORE_TLS_CA',
-  certFile: 'TEAMKIT_STORE_TLS_CERT',
-  keyFile: 'TEAMKIT_STORE_TLS_KEY',
-} as const;
+import {
+  STORE_CREDS_VARIABLE,
+  STORE_REPLICAS_VARIABLE,
+  STORE_TLS_VARIABLES,
+  STORE_VARIABLE,
+} from './store-variables.js';
 
 /** Where a home's runs live: its folder, or a NATS JetStream server. */
 export type StoreSelection =

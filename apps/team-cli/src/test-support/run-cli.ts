@@ -22,11 +22,14 @@ export interface CliResult {
   json: () => Record<string, unknown> & { ok: boolean };
 }
 
-/** Runs `team <args>` with a clean identity environment plus `env`. */
+/**
+ * Runs `team <args>` with a clean identity environment plus `env`; `entry` replaces the
+ * built bin (a script and its leading arguments) to run the same line another way.
+ */
 export function runCli(
   args: readonly string[],
   env: Record<string, string | undefined> = {},
-  options: { timeoutMs?: number; cwd?: string } = {},
+  options: { timeoutMs?: number; cwd?: string; entry?: readonly string[] } = {},
 ): Promise<CliResult> {
   const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete base.TEAMKIT_HOME;
@@ -38,7 +41,7 @@ export function runCli(
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [CLI_BIN, ...args],
+      [...(options.entry ?? [CLI_BIN]), ...args],
       {
         env: { ...base, ...env },
         timeout: options.timeoutMs ?? 30_000,

@@ -1,9 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunIdSchema } from '../schema/names.js';
+import { createFileStore } from '../storage/file-store/create-file-store.js';
 import { createMemoryStore } from '../storage/memory-store/create-memory-store.js';
+import { useStoreForHome } from '../storage/selected-store.js';
 import { isRunId, listRunIds, looksFinished, RUN_ID_PATTERN } from './index.js';
 
 const homes: string[] = [];
@@ -50,6 +52,82 @@ describe('listRunIds', () => {
     await store.put('runtime/b4acdd41-428d-46e7-94aa-d8934c0691e5/state.json', '{}');
     await store.put('runtime/other/state.json', '{}');
     expect(await listRunIds(store)).toEqual(['b4acdd41-428d-46e7-94aa-d8934c0691e5']);
+  });
+});
+
+async function outcome(list: () => Promise<string[]>): Promise<unknown> {
+  try {
+    return { runs: await list() };
+  } catch (error) {
+    const { code, message } = error as { code?: string; message?: string };
+    return { code, message };
+  }
+}
+
+describe('listRunIds without a runtime folder', () => {
+  const runId = 'b4acdd41-428d-46e7-94aa-d8934c0691e5';
+  const tempHome = () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'teamkit-run-listing-'));
+    homes.push(home);
+    return home;
+  };
+
+  it('answers, errors included, as the file store lists, whatever the home is', async () => {
+    const cases: Record<string, () => string> = {
+      'a home not made yet': () => path.join(tempHome(), 'later'),
+      'an empty home': () => tempHome(),
+      'a home that is a file': () => {
+        const file = path.join(tempHome(), 'home');
+        writeFileSync(file, 'x');
+        return file;
+      },
+      'a home under a file': () => {
+        const file = path.join(tempHome(), 'home');
+        writeFileSync(file, 'x');
+        return path.join(file, 'inside');
+      },
+      'a symlinked home without runs': () => {
+        const base = tempHome();
+        mkdirSync(path.join(base, 'real'), { mode: 0o700 });
+        symlinkSync(path.join(base, 'real'), path.join(base, 'link'));
+        return path.join(base, 'link');
+      },
+      'runtime as a symlink': () => {
+        const home = tempHome();
+        mkdirSync(path.join(home, 'elsewhere', runId), { recursive: true, mode: 0o700 });
+        symlinkSync(path.join(home, 'elsewhere'), path.join(home, 'runtime'));
+        return home;
+      },
+      'runtime as a file': () => {
+        const home = tempHome();
+        writeFileSync(path.join(home, 'runtime'), 'x');
+        return home;
+      },
+      'a dangling runtime link': () => {
+        const home = tempHome();
+        symlinkSync(path.join(home, 'gone'), path.join(home, 'runtime'));
+        return home;
+      },
+    };
+    for (const [name, make] of Object.entries(cases)) {
+      const home = make();
+      const byStore = await outcome(async () =>
+        (await createFileStore({ root: home }).list('runtime')).filter(isRunId),
+      );
+      expect(await outcome(() => listRunIds(home)), name).toEqual(byStore);
+    }
+  });
+
+  it("lists a store chosen for the home, not the home's folder", async () => {
+    const home = tempHome();
+    const store = createMemoryStore();
+    await store.put(`runtime/${runId}/state.json`, '{}');
+    useStoreForHome(home, store);
+    try {
+      expect(await listRunIds(home)).toEqual([runId]);
+    } finally {
+      useStoreForHome(home, undefined);
+    }
   });
 });
 

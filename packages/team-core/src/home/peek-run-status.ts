@@ -1,7 +1,4 @@
 import type { RunStatus } from '../schema/runtime-state.js';
-import { FINISHED_RUN_STATUSES } from '../state/status-machines.js';
-import { storeForHome } from '../storage/home-store.js';
-import { runKeys } from '../storage/run-keys.js';
 import type { TeamkitStore } from '../storage/teamkit-store.js';
 
 /**
@@ -13,7 +10,13 @@ import type { TeamkitStore } from '../storage/teamkit-store.js';
  * would skip finished runs anyway and need not load the schemas for them.
  */
 export async function looksFinished(from: string | TeamkitStore, runId: string): Promise<boolean> {
-  const store = typeof from === 'string' ? storeForHome(from) : from;
+  // Loaded on first use: the `home` entry stays cheap for a home without runs.
+  const [{ FINISHED_RUN_STATUSES }, { runKeys }] = await Promise.all([
+    import('../state/status-machines.js'),
+    import('../storage/run-keys.js'),
+  ]);
+  const store =
+    typeof from === 'string' ? (await import('../storage/home-store.js')).storeForHome(from) : from;
   let text: string | undefined;
   try {
     text = (await store.read(runKeys(runId).state))?.text;

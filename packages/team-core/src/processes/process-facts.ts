@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 /** What the operating system says about one process, read at one moment. */
@@ -80,6 +79,9 @@ export function parsePsLine(pid: number, line: string): ProcessFacts | undefined
 /** Reads a process through `ps` (systems without `/proc`); exported for tests. */
 export function readFromPs(pid: number): ProcessFacts | undefined {
   try {
+    // Taken when used: on Linux (`/proc`) a command asking "is this process a member?"
+    // never loads child_process.
+    const { execFileSync } = process.getBuiltinModule('node:child_process');
     const line = execFileSync('ps', ['-o', 'ppid=,pgid=,stat=,lstart=', '-p', String(pid)], {
       encoding: 'utf8',
       env: { ...process.env, LC_ALL: 'C', TZ: 'UTC' },

@@ -1,28 +1,9 @@
-import os from 'node:os';
 import path from 'node:path';
 import { TeamkitError } from '../errors/index.js';
 import { isRunId } from '../schema/run-id-pattern.js';
 import { assertSafeSegment, containedPath } from './contained-path.js';
 
-/**
- * The Teamkit home folder: `explicit`, else `$TEAMKIT_HOME`, else `~/.teamkit`.
- */
-export function resolveTeamkitHome(
-  explicit?: string,
-  env: NodeJS.ProcessEnv = process.env,
-): string {
-  const chosen = explicit ?? env.TEAMKIT_HOME;
-  if (chosen !== undefined && chosen !== '') return path.resolve(expandHome(chosen));
-  return path.join(os.homedir(), '.teamkit');
-}
-
-/** Expands a leading `~` or `~/` to the user's home folder. */
-export function expandHome(value: string): string {
-  if (value === '~') return os.homedir();
-  if (value.startsWith('~/') || value.startsWith('~\\'))
-    return path.join(os.homedir(), value.slice(2));
-  return value;
-}
+export { expandHome, resolveTeamkitHome } from './home-folder.js';
 
 /** The paths of one run's folder, every one contained in the Teamkit home. */
 export interface RunPaths {

@@ -78,7 +78,7 @@ export const inboxCommand: CommandHandler = async (context, [run], options) => {
       // The result above was already printed; the failure goes to stderr only, and the
       // exit code says the mail was shown but stays unread.
       const { createOutput } = await import('../../output.js');
-      const code = createOutput({ json: false, env: context.env }).failure(error);
+      const code = await createOutput({ json: false, env: context.env }).failure(error);
       process.stderr.write(
         'The messages above were shown but could not be acknowledged; they stay unread.\n',
       );

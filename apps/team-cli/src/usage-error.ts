@@ -1,0 +1,4 @@
+/** An error raised for a malformed command line. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
