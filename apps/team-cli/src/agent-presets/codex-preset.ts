@@ -1,5 +1,23 @@
 import { IDENTITY_VARIABLES } from '@teamkit/mcp';
+import {
+  STORE_CREDS_VARIABLE,
+  STORE_REPLICAS_VARIABLE,
+  STORE_TLS_VARIABLES,
+  STORE_VARIABLE,
+} from '../store-selection/store-selection.js';
 import { type AgentPreset, parseJsonLines } from './agent-preset.js';
+
+/**
+ * What the MCP server inherits (Codex clears its environment): the member's identity, and
+ * the store of a run kept in NATS with its credentials, so the tools reach the shared run.
+ */
+export const CODEX_MCP_VARIABLES: readonly string[] = [
+  ...IDENTITY_VARIABLES,
+  STORE_VARIABLE,
+  STORE_CREDS_VARIABLE,
+  STORE_REPLICAS_VARIABLE,
+  ...Object.values(STORE_TLS_VARIABLES),
+];
 
 /** A TOML value for a `-c key=value` override: JSON strings and arrays of them are valid TOML. */
 const toml = (value: string | boolean | readonly string[]): string => JSON.stringify(value);
@@ -10,7 +28,7 @@ const toml = (value: string | boolean | readonly string[]): string => JSON.strin
  * read as usual and never rewritten: `approval_policy = "never"`, the `workspace-write`
  * sandbox (the worktree, plus its common git folder in `writable_roots` so commits work;
  * the temp folders excluded; no network), and the team's MCP server with the member's
- * identity listed in `env_vars` (Codex clears an MCP server's environment) and its tools
+ * identity and store listed in `env_vars` (Codex clears an MCP server's environment) and its tools
  * approved (`codex exec` refuses unapproved MCP calls). Resumed turns repeat the overrides:
  * `codex exec resume` has no `--sandbox` flag.
  */
@@ -32,7 +50,7 @@ export const codexPreset: AgentPreset = {
       ['sandbox_workspace_write.network_access', toml(false)],
       ['mcp_servers.teamkit.command', toml(command)],
       ['mcp_servers.teamkit.args', toml([...args, '--host', 'codex'])],
-      ['mcp_servers.teamkit.env_vars', toml(IDENTITY_VARIABLES)],
+      ['mcp_servers.teamkit.env_vars', toml(CODEX_MCP_VARIABLES)],
       ['mcp_servers.teamkit.default_tools_approval_mode', toml('approve')],
       // Codex gives an optional server about a second to start, then runs the turn without
       // its tools; a member without its team tools cannot work, so the turn waits for it

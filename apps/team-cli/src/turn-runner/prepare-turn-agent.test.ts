@@ -4,7 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gitWritableRoots } from './prepare-turn-agent.js';
+import { currentTeamCommand } from '../process-host/team-shim.js';
+import { gitWritableRoots, prepareTurnAgent } from './prepare-turn-agent.js';
 
 let root: string;
 const git = (cwd: string, ...args: string[]) =>
@@ -48,5 +49,30 @@ describe('gitWritableRoots', () => {
   it('names the git folder once in a main checkout, and nothing outside git', () => {
     expect(gitWritableRoots(path.join(root, 'repo'))).toEqual([path.join(root, 'repo', '.git')]);
     expect(gitWritableRoots(path.join(root, 'plain'))).toEqual([]);
+  });
+});
+
+describe('prepareTurnAgent', () => {
+  it("serves a member's MCP tools with this CLI's own `team mcp`, which opens the home's store", () => {
+    // The bare teamkit-mcp program reads runs from the home folder only: a member of a run
+    // kept in NATS got RUN_NOT_FOUND and its CLI never started a turn.
+    const agent = prepareTurnAgent({
+      home: path.join(root, 'home'),
+      runId: 'r1',
+      teamName: 't',
+      member: { name: 'w1', role: 'worker', isLead: false },
+      cwd: path.join(root, 'member'),
+      launch: { kind: 'preset', preset: 'codex', program: '/opt/bin/codex' },
+      promptFile: path.join(root, 'home', 'w1.md'),
+    });
+    const argv = agent.turnArgv({ prompt: 'go' });
+    const { node, bin } = currentTeamCommand();
+    expect(argv).toContain(`mcp_servers.teamkit.command=${JSON.stringify(node)}`);
+    expect(argv).toContain(
+      `mcp_servers.teamkit.args=${JSON.stringify([bin, 'mcp', '--tools', 'member', '--host', 'codex'])}`,
+    );
+    expect(argv.find((arg) => arg.startsWith('mcp_servers.teamkit.env_vars='))).toContain(
+      '"TEAMKIT_STORE"',
+    );
   });
 });

@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { constants } from 'node:fs';
 import { mkdir, open, rename } from 'node:fs/promises';
 import path from 'node:path';
-import { teamkitMcpCommand } from '@teamkit/mcp';
 import { getAgentPreset, type PreparedAgent, type PresetFile } from '../agent-presets/index.js';
 import { expandAgentCommand, parseAgentCommand } from '../process-host/agent-command.js';
 import type { MemberLaunch } from '../process-host/run-launch.js';
+import { currentTeamCommand } from '../process-host/team-shim.js';
 
 /** What {@link prepareTurnAgent} needs to know about the member. */
 export interface TurnAgentInput {
@@ -17,7 +17,7 @@ export interface TurnAgentInput {
   launch: MemberLaunch;
   /** The file holding the member's prompt (the `{prompt-file}` of long templates). */
   promptFile: string;
-  /** The MCP server command; default this install's `teamkit-mcp`. */
+  /** The MCP server command; default {@link memberMcpCommand}. */
   mcpCommand?: readonly string[];
   /** Folders besides `cwd` edits may reach; default the common git folder of `cwd`. */
   writableRoots?: readonly string[];
@@ -82,13 +82,24 @@ function templateAgent(
   };
 }
 
+/**
+ * The command that serves a member's team tools over MCP: this CLI's own `team mcp`. It
+ * opens the store of the member's home the way every `team` command does
+ * (`TEAMKIT_STORE`, or the `store.url` setting), so a member of a run kept in NATS reaches
+ * that run; the bare `teamkit-mcp` program reads runs from the home folder only.
+ */
+export function memberMcpCommand(): string[] {
+  const { node, bin } = currentTeamCommand();
+  return [node, bin, 'mcp'];
+}
+
 /** Binds a member's launch record to a turn agent (the preset's, or a one-shot template). */
 export function prepareTurnAgent(input: TurnAgentInput): PreparedAgent {
   const model = input.launch.model ?? input.member.model;
   if (input.launch.kind === 'command') return templateAgent(input, input.launch.template, model);
   const preset = getAgentPreset(input.launch.preset);
   const mcpCommand = [
-    ...(input.mcpCommand ?? teamkitMcpCommand()),
+    ...(input.mcpCommand ?? memberMcpCommand()),
     '--tools',
     input.member.isLead ? 'lead' : 'member',
   ];

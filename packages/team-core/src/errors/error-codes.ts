@@ -118,6 +118,10 @@ export const TEAMKIT_ERROR_CODES = {
     description:
       'Merging work conflicts with what is already there; the merge was aborted and nothing changed.',
   },
+  WORK_NOT_IN_REPOSITORY: {
+    kind: 'not_found',
+    description: "An approved task's commit is not in this repository: fetch its branch first.",
+  },
   WORKTREE_HAS_UNSAVED_WORK: {
     kind: 'refused',
     description: 'The worktree is dirty or its branch has unmerged, unpushed commits.',

@@ -18,6 +18,7 @@ import { resolveRepoRoot } from '../worktree/member-worktree.js';
 import { orderByDependencies } from './merge-order.js';
 import { decideMergeTarget, type MergeTarget } from './merge-target.js';
 import { recordRunMerge } from './run-merges.js';
+import { assertWorkIsHere } from './work-on-other-machines.js';
 
 /** What {@link mergeRunWork} needs. */
 export interface MergeRunWorkOptions extends StateOptions {
@@ -198,7 +199,8 @@ async function moveTarget(
  * dependency order, never forcing: the result is built in a scratch worktree, then the
  * branch is moved only if it still is where the merge started (a checkout that has it is
  * moved forward by a fast-forward). On a conflict nothing changes anywhere and
- * `MERGE_CONFLICT` names the task and the files. Each merge is recorded in
+ * `MERGE_CONFLICT` names the task and the files. Work committed in another machine's clone
+ * and not fetched here is refused first (`WORK_NOT_IN_REPOSITORY`). Each merge is recorded in
  * `runtime/<run>/merges.json` and logged as `run.merged`. One merge per run at a time.
  */
 export async function mergeRunWork(options: MergeRunWorkOptions): Promise<MergeRunWorkReport> {
@@ -221,6 +223,7 @@ export async function mergeRunWork(options: MergeRunWorkOptions): Promise<MergeR
     ...(options.store ? { store: options.store } : {}),
   }).listTasks();
   const { mergeable, skipped } = split(tasks);
+  await assertWorkIsHere(git, repoRoot, state, mergeable);
   return keyed.withLock(runKeys(runId).merges, async () => {
     const target = await decideMergeTarget({
       git,

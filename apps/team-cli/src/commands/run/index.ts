@@ -118,6 +118,11 @@ export const runStartCommand: CommandHandler = async (context, [team], options) 
     [
       `${output.style('green', 'started')} ${summary.team} run ${output.style('bold', result.runId)}`,
       `  members: ${result.spawned.join(', ') || '-'}${result.waiting.length > 0 ? `; waiting: ${result.waiting.join(', ')}` : ''}`,
+      ...(elsewhere.length === 0
+        ? []
+        : [
+            `  left for another machine: ${elsewhere.join(', ')}; there, with the same TEAMKIT_STORE: team run join ${result.runId.slice(0, 8)} ${elsewhere.join(' ')} --repo <its clone> --agent <preset>`,
+          ]),
       `  members run ${tmux ? 'in their own tmux panes' : 'in the background (logs in runtime/<run>/logs/)'}`,
       `  follow it: team dashboard ${result.runId.slice(0, 8)}`,
     ].join('\n'),

@@ -95,10 +95,14 @@ async function createWorktrees(
   spec: { members: readonly { name: string; worktree: boolean }[] },
   options: StartRunOptions & { repo: string },
 ): Promise<RuntimeState | undefined> {
+  const elsewhere = options.elsewhere ?? [];
   const wishes = spec.members.filter(
-    (member) => member.worktree && !(options.elsewhere ?? []).includes(member.name),
+    (member) => member.worktree && !elsewhere.includes(member.name),
   );
-  if (wishes.length === 0) return undefined;
+  const remote = spec.members.filter(
+    (member) => member.worktree && elsewhere.includes(member.name),
+  );
+  if (wishes.length === 0 && remote.length === 0) return undefined;
   const git = createGitRunner();
   const repoRoot = await resolveRepoRoot(git, options.repo);
   const baseRef = options.baseRef ?? 'HEAD';
@@ -109,6 +113,24 @@ async function createWorktrees(
   const baseCommit = resolved.stdout.trim();
   let state: RuntimeState | undefined;
   const baseBranch = await baseBranchOf(options.repo, options.baseRef);
+  if (remote.length > 0 && resolved.exitCode === 0 && baseCommit !== '') {
+    // Members left for another machine get their worktrees there (`team run join`), from
+    // the commit recorded here; the base branch is recorded too, so `team run merge` on
+    // this machine knows where their work goes even when no worktree is made here.
+    state = await updateRunState(
+      ctx.home,
+      runId,
+      (draft) => {
+        for (const target of draft.members) {
+          if (remote.some((member) => member.name === target.name)) target.baseRef = baseCommit;
+        }
+        draft.repoRoot = repoRoot;
+        if (baseBranch !== undefined) draft.baseBranch = baseBranch;
+        return draft;
+      },
+      ctx.stateOptions,
+    );
+  }
   for (const wish of wishes) {
     if (resolved.exitCode === 0 && baseCommit !== '') {
       await updateRunState(
