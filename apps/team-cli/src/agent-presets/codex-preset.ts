@@ -4,7 +4,7 @@ import {
   STORE_REPLICAS_VARIABLE,
   STORE_TLS_VARIABLES,
   STORE_VARIABLE,
-} from '../store-selection/store-selection.js';
+} from '../store-selection/store-variables.js';
 import { type AgentPreset, parseJsonLines } from './agent-preset.js';
 
 /**
