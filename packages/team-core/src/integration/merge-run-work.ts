@@ -5,7 +5,7 @@ import { TeamkitError } from '../errors/index.js';
 import { appendRunLog } from '../report/run-log.js';
 import type { RunMerge, Task } from '../schema/index.js';
 import { readRunState, type StateOptions } from '../state/index.js';
-import { createFileStore, runKeys, type TeamkitStore } from '../storage/index.js';
+import { runKeys, storeForHome, type TeamkitStore } from '../storage/index.js';
 import { createTaskList } from '../tasklist/index.js';
 import {
   addScratchWorktree,
@@ -31,7 +31,7 @@ export interface MergeRunWorkOptions extends StateOptions {
   /** Do every merge in a scratch worktree, report, and move no branch. */
   dryRun?: boolean;
   git?: GitRunner;
-  /** The keyed store for the merge record; default the file store rooted at `home`. */
+  /** The keyed store for the merge record; default the store of `home` (`storeForHome`). */
   keyedStore?: TeamkitStore;
 }
 
@@ -207,7 +207,7 @@ export async function mergeRunWork(options: MergeRunWorkOptions): Promise<MergeR
   const { home, runId } = options;
   const git = options.git ?? createGitRunner();
   const now = options.now ?? Date.now;
-  const keyed = options.keyedStore ?? createFileStore({ root: home });
+  const keyed = options.keyedStore ?? storeForHome(home, options.lock);
   const state = await readRunState(home, runId, options);
   if (state.repoRoot === undefined) {
     throw new TeamkitError(

@@ -11,8 +11,8 @@ import type {
 import { USER_PARTICIPANT } from '../schema/index.js';
 import { readRunState, type StateOptions } from '../state/index.js';
 import {
-  createFileStore,
   type DocumentProblem,
+  storeForHome,
   type TeamkitStore,
   toDocumentProblem,
 } from '../storage/index.js';
@@ -102,6 +102,7 @@ export interface RunReportOptions extends StateOptions {
   home: string;
   runId: string;
   git?: GitRunner;
+  /** The store holding the run's log and merge record; default the store of `home` (`storeForHome`). */
   keyedStore?: TeamkitStore;
 }
 
@@ -213,7 +214,7 @@ async function remainingWorktrees(git: GitRunner, state: RuntimeState): Promise<
 export async function collectRunReport(options: RunReportOptions): Promise<RunReport> {
   const { home, runId } = options;
   const git = options.git ?? createGitRunner();
-  const keyed = options.keyedStore ?? createFileStore({ root: home });
+  const keyed = options.keyedStore ?? storeForHome(home, options.lock);
   const now = options.now ?? Date.now;
   const state = await readRunState(home, runId, options);
   const listing = await createTaskList({
