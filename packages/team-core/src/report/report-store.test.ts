@@ -47,6 +47,6 @@ describe('a run kept in the store selected for its home (NATS, or any other)', (
     const report = await collectRunReport({ home, runId });
     expect(report.messages.sent).toBe(1);
     // The merge reads the same store: the run is found there (it has no repository).
-    await expect(mergeRunWork({ home, runId })).rejects.toThrow(/has no repository/);
+    await expect(mergeRunWork({ home, runId, by: 'lead' })).rejects.toThrow(/has no repository/);
   });
 });
