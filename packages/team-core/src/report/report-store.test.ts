@@ -1,42 +1,25 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mergeRunWork } from '../integration/merge-run-work.js';
-import { TeamSpecSchema } from '../schema/index.js';
-import { createRunState, transitionRun } from '../state/index.js';
 import { appendRunEvent } from '../storage/event-log.js';
 import { createMemoryStore } from '../storage/memory-store/create-memory-store.js';
-import { runKeys } from '../storage/run-keys.js';
-import { useStoreForHome } from '../storage/selected-store.js';
+import { createRunFixture, type RunFixture } from '../test-support/run-fixture.js';
 import { collectRunReport } from './collect-run-report.js';
 
-let home: string | undefined;
+let fixture: RunFixture | undefined;
 afterEach(async () => {
-  if (home === undefined) return;
-  useStoreForHome(home, undefined);
-  await rm(home, { recursive: true, force: true });
-  home = undefined;
+  await fixture?.cleanup();
+  fixture = undefined;
 });
 
 describe('a run kept in the store selected for its home (NATS, or any other)', () => {
   it('is reported and merged from that store, never from the home folder', async () => {
-    home = await mkdtemp(path.join(os.tmpdir(), 'teamkit-report-store-'));
     const store = createMemoryStore();
-    useStoreForHome(home, store);
-    const spec = TeamSpecSchema.parse({
-      id: 'pair',
-      name: 'Pair',
-      lead: 'lead',
-      members: ['lead', 'w1'].map((name) => ({ name, role: name, prompt: `You are ${name}.` })),
+    fixture = await createRunFixture({
+      store,
+      members: [{ name: 'lead', isLead: true }, { name: 'w1' }],
     });
-    const { runId } = await createRunState(home, {
-      spec,
-      teamSource: { scope: 'inline' },
-      hostId: 'process',
-    });
-    await transitionRun(home, runId, 'active');
-    await appendRunEvent(store, runKeys(runId).events, {
+    const { home, runId, keys } = fixture;
+    await appendRunEvent(store, keys.events, {
       runId,
       actor: 'lead',
       type: 'message.sent',

@@ -17,6 +17,7 @@ import {
   runPaths,
   storeForHome,
   type TeamkitStore,
+  useStoreForHome,
 } from '../storage/index.js';
 
 /** A member of a fixture run: a name, optionally the lead and a status. */
@@ -40,7 +41,7 @@ export interface RunFixture {
   paths: RunPaths;
   /** The run's store keys. */
   keys: RunKeys;
-  /** The file store rooted at `home`. */
+  /** The store of `home`: the file store rooted there, unless a store was given. */
   store: TeamkitStore;
   /** Rewrites state.json with a different run status, members or policy. */
   writeState(options: RunFixtureOptions): Promise<void>;
@@ -77,10 +78,16 @@ export function buildRuntimeState(runId: string, options: RunFixtureOptions = {}
 }
 
 /** Creates a temp home with one run; call `cleanup()` afterwards. */
-export async function createRunFixture(options: RunFixtureOptions = {}): Promise<RunFixture> {
+export async function createRunFixture(
+  options: RunFixtureOptions & {
+    /** Keep the run in this store, selected for the home (as NATS is), not in the folder. */
+    store?: TeamkitStore;
+  } = {},
+): Promise<RunFixture> {
   const home = await mkdtemp(path.join(os.tmpdir(), 'teamkit-run-'));
   const runId = randomUUID();
   const paths = runPaths(home, runId);
+  if (options.store !== undefined) useStoreForHome(home, options.store);
   const store = storeForHome(home);
   const keys = runKeys(runId);
   const writeState = async (next: RunFixtureOptions) => {
@@ -109,6 +116,9 @@ export async function createRunFixture(options: RunFixtureOptions = {}): Promise
       await walk(paths.root);
       return files;
     },
-    cleanup: () => rm(home, { recursive: true, force: true }),
+    async cleanup() {
+      if (options.store !== undefined) useStoreForHome(home, undefined);
+      await rm(home, { recursive: true, force: true });
+    },
   };
 }
