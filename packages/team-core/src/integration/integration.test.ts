@@ -3,7 +3,6 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isTeamkitError, type TeamkitError } from '../errors/index.js';
 import { collectRunReport } from '../report/collect-run-report.js';
 import { createTeamRuntime, type TeamRuntime } from '../runtime/create-team-runtime.js';
 import type { MemberClient } from '../runtime/member-client.js';
@@ -15,6 +14,7 @@ import {
   recordingHost,
 } from '../runtime/test-support/recording-host.js';
 import { readRunState } from '../state/index.js';
+import { caughtTeamkitError } from '../test-support/caught-error.js';
 import { createGitRunner } from '../worktree/git-runner.js';
 import { mergeRunWork } from './merge-run-work.js';
 import { integrationBranchName } from './merge-target.js';
@@ -70,16 +70,6 @@ async function doTask(client: MemberClient, id: string, file: string, text: stri
   await client.submitForReview(id);
   await lead.approveTask(id);
   return { ...(await lead.getTask(id)), committed: commit };
-}
-
-async function caught(promise: Promise<unknown>): Promise<TeamkitError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isTeamkitError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a TeamkitError');
 }
 
 const exists = (target: string) =>
@@ -170,7 +160,7 @@ describe('task work, blockers and merging on real git', () => {
     const mainBefore = await head(repo, 'main');
     const worktreesBefore = (await git(repo, ['worktree', 'list', '--porcelain'])).stdout;
 
-    const error = await caught(lead.mergeWork());
+    const error = await caughtTeamkitError(lead.mergeWork());
     expect(error.code).toBe('MERGE_CONFLICT');
     expect(error.details).toMatchObject({
       into: 'main',
@@ -212,7 +202,7 @@ describe('task work, blockers and merging on real git', () => {
     await writeFile(path.join(repo, 'scratch.txt'), 'the user is editing\n');
     const mainBefore = await head(repo, 'main');
 
-    const refused = await caught(lead.mergeWork({ into: 'main' }));
+    const refused = await caughtTeamkitError(lead.mergeWork({ into: 'main' }));
     expect(refused.code).toBe('WORKTREE_HAS_UNSAVED_WORK');
     const merged = await lead.mergeWork();
     expect(merged.into).toBe(integrationBranchName(runId));
@@ -227,7 +217,9 @@ describe('task work, blockers and merging on real git', () => {
     const named = await mergeRunWork({ home, runId, by: 'user', into: 'release/1' });
     expect(named).toMatchObject({ into: 'release/1', changed: true });
     expect(named.from).toBeUndefined();
-    expect(await caught(mergeRunWork({ home, runId, by: 'user', into: '-x' }))).toMatchObject({
+    expect(
+      await caughtTeamkitError(mergeRunWork({ home, runId, by: 'user', into: '-x' })),
+    ).toMatchObject({
       code: 'INVALID_INPUT',
     });
   });
@@ -245,7 +237,7 @@ describe('task work, blockers and merging on real git', () => {
   });
 
   it('refuses members, and removes member branches nothing was committed on at stop', async () => {
-    expect(await caught(one.mergeWork())).toMatchObject({ code: 'NOT_LEAD' });
+    expect(await caughtTeamkitError(one.mergeWork())).toMatchObject({ code: 'NOT_LEAD' });
     const a = await lead.createTask({ subject: 'A' });
     await doTask(one, a.id, 'a.txt', 'a\n');
     await lead.mergeWork();

@@ -1,7 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isTeamkitError, type TeamkitError } from '../errors/index.js';
 import { createTeamRuntime, type TeamRuntime } from '../runtime/create-team-runtime.js';
 import {
   crewTeam,
@@ -11,6 +10,7 @@ import {
   recordingHost,
 } from '../runtime/test-support/recording-host.js';
 import { readRunState, updateRunState } from '../state/index.js';
+import { caughtTeamkitError } from '../test-support/caught-error.js';
 
 // A run whose member works on another machine: its worktree is of that machine's clone,
 // so the commit the run records is not in the repository the run started from.
@@ -28,16 +28,6 @@ afterEach(async () => cleanup());
 
 const head = async (cwd: string, ref = 'HEAD') =>
   (await git(cwd, ['rev-parse', ref])).stdout.trim();
-
-async function caught(promise: Promise<unknown>): Promise<TeamkitError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isTeamkitError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a TeamkitError');
-}
 
 describe('work committed on another machine', () => {
   it('records the base branch and commit for members left elsewhere, with no worktree here', async () => {
@@ -90,7 +80,7 @@ describe('work committed on another machine', () => {
     await lead.approveTask(task.id);
     const mainBefore = await head(repo, 'main');
 
-    const error = await caught(lead.mergeWork());
+    const error = await caughtTeamkitError(lead.mergeWork());
     expect(error.code).toBe('WORK_NOT_IN_REPOSITORY');
     expect(error.message).toContain(`${commit.slice(0, 12)} on ${branch}`);
     expect(error.message).toContain('on machine m-other-machine');
@@ -100,7 +90,7 @@ describe('work committed on another machine', () => {
       missing: [{ id: task.id, member: 'worker-1', branch, commit, machine: 'm-other-machine' }],
     });
     expect(await head(repo, 'main')).toBe(mainBefore);
-    expect(await caught(lead.mergeWork({ dryRun: true }))).toMatchObject({
+    expect(await caughtTeamkitError(lead.mergeWork({ dryRun: true }))).toMatchObject({
       code: 'WORK_NOT_IN_REPOSITORY',
     });
 

@@ -3,9 +3,9 @@ import { mkdir, mkdtemp, realpath, rm, stat, writeFile } from 'node:fs/promises'
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isTeamkitError } from '../errors/index.js';
 import { createRunState, transitionRun } from '../state/run-state-store.js';
 import { makeSpec } from '../state/test-support/temp-home.js';
+import { caughtTeamkitError } from '../test-support/caught-error.js';
 import { createGitRunner } from './git-runner.js';
 import {
   createMemberWorktree,
@@ -29,16 +29,6 @@ function commit(cwd: string, file: string, text: string, message: string): strin
   git(cwd, 'add', file);
   git(cwd, 'commit', '-q', '-m', message);
   return git(cwd, 'rev-parse', 'HEAD');
-}
-
-async function caught(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    if (isTeamkitError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a TeamkitError');
 }
 
 describe('member worktrees on real git', () => {
@@ -111,7 +101,7 @@ describe('member worktrees on real git', () => {
   });
 
   it('refuses a path or branch collision with a typed error, never using the main checkout', async () => {
-    const again = await caught(
+    const again = await caughtTeamkitError(
       createMemberWorktree({ home, repoRoot: repo, runId, member: 'writer', git: runner }),
     );
     expect(again.code).toBe('WORKTREE_COLLISION');
@@ -119,7 +109,7 @@ describe('member worktrees on real git', () => {
 
     const other = '0f0f0f0f-0000-4000-8000-000000000000';
     git(repo, 'branch', memberBranchName(other, 'writer'));
-    const branch = await caught(
+    const branch = await caughtTeamkitError(
       createMemberWorktree({ home, repoRoot: repo, runId: other, member: 'writer', git: runner }),
     );
     expect(branch.code).toBe('WORKTREE_COLLISION');
@@ -153,7 +143,7 @@ describe('member worktrees on real git', () => {
     const sha = commit(wt, 'feature.txt', 'feature\n', 'add the feature');
     await writeFile(path.join(wt, 'scratch.txt'), 'not committed');
 
-    const dirty = await caught(
+    const dirty = await caughtTeamkitError(
       removeMemberWorktree({
         home,
         repoRoot: repo,
@@ -170,7 +160,7 @@ describe('member worktrees on real git', () => {
     expect(dirty.message).toContain('scratch.txt');
 
     await rm(path.join(wt, 'scratch.txt'));
-    const unmerged = await caught(
+    const unmerged = await caughtTeamkitError(
       removeMemberWorktree({
         home,
         repoRoot: repo,
