@@ -161,7 +161,10 @@ describe.skipIf(missing !== undefined)('a Claude Code team in team ui, in Chromi
       ['team-lead', 'Start on #2.', 'from team-lead'],
       ['teamkit', 'Please check the links in #4 too.', 'links'],
     ]);
+    // The page takes no view keys while a dialog is open: let the send dialog close first.
+    await dialog.waitFor({ state: 'detached' });
     await page.keyboard.press('3');
+    await page.waitForURL(/\/messages$/);
     await page
       .locator('.message', { hasText: 'Please check the links in #4 too.' })
       .locator('[data-field="delivery"]', { hasText: 'waiting in the inbox' })
