@@ -146,10 +146,7 @@ export async function releaseTasksOf(
   const { member: actor } = await callerState(parts, caller);
   assertMemberName(member);
   if (!actor.isLead && caller !== member) throw notLead(caller, `release ${member}'s tasks`, '*');
-  const [{ byId }, ids] = await Promise.all([
-    parts.tasks.readAllTasks(),
-    parts.tasks.listTaskIds(),
-  ]);
+  const { byId, ids } = await parts.tasks.readAllTasks();
   const released: Task[] = [];
   for (const id of ids) {
     const listed = byId.get(id);

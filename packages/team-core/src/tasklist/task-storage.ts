@@ -39,8 +39,11 @@ export interface TaskStorage {
   whereIs(id: string): string;
   /** One task; `undefined` when absent; `CORRUPT_DOCUMENT` when unreadable or not task `id`. */
   readTask(id: string): Promise<Task | undefined>;
-  /** Every task, with unreadable documents reported as problems. */
-  readAllTasks(): Promise<{ byId: Map<string, Task>; listing: TaskListing }>;
+  /**
+   * Every task, with unreadable documents reported as problems, and the ids listed (an id
+   * whose document was unreadable or gone by the read is in `ids` but not in `byId`).
+   */
+  readAllTasks(): Promise<{ byId: Map<string, Task>; listing: TaskListing; ids: string[] }>;
   /** The ids of every stored task (deleted tombstones and unreadable documents too), by number. */
   listTaskIds(): Promise<string[]>;
   /** Creates a task that must not exist yet (`ALREADY_EXISTS`). */
@@ -114,7 +117,7 @@ export function createTaskStorage(run: RunContext): TaskStorage {
           listing.problems.push(toDocumentProblem(error, key));
         }
       });
-      return { byId, listing };
+      return { byId, listing, ids };
     },
 
     async listTaskIds() {
