@@ -17,17 +17,6 @@ async function mayNameStore(home: string): Promise<boolean> {
   }
 }
 
-/** How many shared stores this process selected and still holds (see {@link selectHomeStore}). */
-let sharedStores = 0;
-
-/**
- * Whether this process selected a shared store at all: a cheap check that lets the file
- * store's fast paths (listing run folders) skip loading team-core when it did not.
- */
-export function usesSharedStore(): boolean {
-  return sharedStores > 0;
-}
-
 /** The store a command opened for its home, and how to let it go when the command ends. */
 export interface SelectedStore {
   readonly selection: StoreSelection;
@@ -65,11 +54,9 @@ export async function selectHomeStore(
   ]);
   const store = await createNatsStore({ ...selection.options, name: 'teamkit-cli' });
   useStoreForHome(context.home, store);
-  sharedStores += 1;
   return {
     selection,
     close: async () => {
-      sharedStores -= 1;
       useStoreForHome(context.home, undefined);
       await store.close();
     },

@@ -71,6 +71,11 @@ describe.skipIf(missing !== undefined)('choosing the NATS store for a home', () 
       const seen = await runCli(['run', 'status', runId, '--home', other, '--json'], env);
       expect(seen.code, seen.stdout + seen.stderr).toBe(0);
       expect(seen.json().status).toMatchObject({ runId, teamName: 'solo' });
+      // The listing of working runs (the start-up fast path) reads the same store.
+      const listed = await runCli(['run', 'status', '--home', other, '--json'], env);
+      expect(listed.json().runs, listed.stdout + listed.stderr).toEqual([
+        expect.objectContaining({ runId }),
+      ]);
       // Without TEAMKIT_STORE the same home knows nothing of the run.
       const local = await runCli(['run', 'status', runId, '--home', home, '--json'], {});
       expect(local.json().error).toMatchObject({ code: 'RUN_NOT_FOUND' });
