@@ -59,7 +59,7 @@ export function createNatsLogs(link: NatsLink) {
     const messages = await scanStream(link, {
       stream: 'log',
       filter: subject,
-      from: { startSeq: after + 1 },
+      from: { startSeq: after + 1, endSeq: last.seq },
       headersOnly: false,
       operation: { what: 'read', key },
       enough: (collected) => {

@@ -94,7 +94,7 @@ export function createNatsTree(link: NatsLink, blobs: BlobStore) {
       const lines = await scanStream(link, {
         stream: 'log',
         filter: subject,
-        from: { startSeq: 1 },
+        from: { startSeq: 1, endSeq: lastLine.seq },
         headersOnly: true,
         operation: { what: 'stat', key },
       });

@@ -40,7 +40,8 @@ export async function beatMember(
 
 /**
  * The revision of a member's heartbeat for `sessionId`, or `undefined` when it has none
- * (absent, unreadable, or written for an earlier session of the member).
+ * (absent, unreadable, or written for an earlier session of the member). A store that does
+ * not answer throws `STORE_UNAVAILABLE`: silence of the store is no silence of the member.
  */
 async function heartbeatRevision(
   home: string,
@@ -49,6 +50,7 @@ async function heartbeatRevision(
   sessionId: string,
 ): Promise<string | undefined> {
   const { readDocument, runKeys, storeForHome } = await import('@teamkit/team-core/storage');
+  const { isTeamkitError } = await import('@teamkit/team-core/errors');
   try {
     const stored = await readDocument(
       storeForHome(home),
@@ -57,7 +59,9 @@ async function heartbeatRevision(
     );
     // A heartbeat of an earlier session of the member says nothing about this one.
     return stored?.value.sessionId === sessionId ? stored.revision : undefined;
-  } catch {
+  } catch (error) {
+    // Judged dead for it, a member whose machine beats on would be marked errored.
+    if (isTeamkitError(error, 'STORE_UNAVAILABLE')) throw error;
     return undefined;
   }
 }
@@ -66,7 +70,8 @@ async function heartbeatRevision(
  * The judge's rule for a command that looks once (`team run resume`) rather than every
  * pass: watches the member's heartbeat until its revision moves (alive) or stays the same
  * for longer than the stale period on this process's clock (gone). A member whose machine
- * beats answers within a few beats; a silent one costs the whole stale period.
+ * beats answers within a few beats; a silent one costs the whole stale period. A store that
+ * does not answer rejects with `STORE_UNAVAILABLE` (resume reports the member as unknown).
  */
 export async function watchHeartbeat(
   home: string,

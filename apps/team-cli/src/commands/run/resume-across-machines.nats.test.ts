@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { type NatsServerProcess, startNatsServer } from '@teamkit/test-harness';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTempHome, runCli } from '../../test-support/run-cli.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { dumpLogsOnFailure } from '../../test-support/failure-evidence.js';
+import { type CliResult, createTempHome, runCli } from '../../test-support/run-cli.js';
 import {
   createRepoWithClone,
   natsServerMissing,
@@ -31,6 +32,10 @@ const shared = () => ({ TEAMKIT_STORE: server.url, TEAMKIT_HEARTBEAT_STALE_MS: S
 const team = (home: string, args: string[]) =>
   runCli([...args, '--home', home, '--json'], shared(), { timeoutMs: 90_000 });
 
+/** What a command printed, and whether it was killed for hanging, for a failure's message. */
+const said = (result: CliResult) =>
+  `${result.timedOut ? 'killed after its timeout; ' : ''}exit ${result.code}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`;
+
 interface StatusMember {
   name: string;
   status: string;
@@ -44,7 +49,7 @@ interface ResumedMember {
 
 async function membersSeenFrom(home: string): Promise<StatusMember[]> {
   const shown = await team(home, ['run', 'status', runId]);
-  expect(shown.code, shown.stdout + shown.stderr).toBe(0);
+  expect(shown.code, said(shown)).toBe(0);
   return (shown.json().status as { members: StatusMember[] }).members;
 }
 
@@ -74,7 +79,7 @@ async function killSupervisor(home: string): Promise<void> {
 
 async function resume(home: string): Promise<{ members: ResumedMember[]; statusAfter: string }> {
   const resumed = await team(home, ['run', 'resume', runId]);
-  expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+  expect(resumed.code, said(resumed)).toBe(0);
   return resumed.json().report as { members: ResumedMember[]; statusAfter: string };
 }
 
@@ -107,7 +112,7 @@ describe.skipIf(missing !== undefined)('team run resume in a run shared by two m
       '--elsewhere',
       'w2',
     ]);
-    expect(start.code, start.stdout + start.stderr).toBe(0);
+    expect(start.code, said(start)).toBe(0);
     runId = start.json().runId as string;
     const joined = await team(homeB, [
       'run',
@@ -119,9 +124,12 @@ describe.skipIf(missing !== undefined)('team run resume in a run shared by two m
       '--agent-cmd',
       IDLE_AGENT,
     ]);
-    expect(joined.code, joined.stdout + joined.stderr).toBe(0);
+    expect(joined.code, said(joined)).toBe(0);
     for (const member of await membersSeenFrom(homeA)) started.push(pidOf(member.sessionId));
   }, 180_000);
+
+  // A hang or a crash leaves its evidence: the supervisors' logs, before the homes go.
+  beforeEach(() => dumpLogsOnFailure(() => [homeA, homeB]));
 
   afterAll(async () => {
     if (runId !== undefined) {
