@@ -28,6 +28,7 @@ const PACKAGES: readonly [string, string][] = [
   ['opencode', 'packages/opencode'],
   ['mcp', 'packages/mcp'],
   ['claude-code', 'packages/claude-code'],
+  ['ui', 'packages/ui'],
   ['store-nats', 'packages/store-nats'],
   ['team-cli', 'apps/team-cli'],
   ['bench', 'apps/bench'],

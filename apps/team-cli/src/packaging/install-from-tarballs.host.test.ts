@@ -126,6 +126,39 @@ describe('the packed packages installed with plain npm', () => {
     child.stdin.end();
     await expect(exited).resolves.toBe(0);
   }, 120_000);
+  it('serves the team ui page from the installed @teamkit/ui', async () => {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      TEAMKIT_HOME: join(root, 'ui-home'),
+      CLAUDE_CONFIG_DIR: join(root, 'ui-claude'),
+    };
+    delete env.TEAMKIT_MEMBER;
+    delete env.TEAMKIT_RUN;
+    const child = spawn(join(app, 'node_modules', '.bin', 'team'), ['ui', '--json'], {
+      cwd: app,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.setEncoding('utf8');
+        child.stdout.on('data', (chunk: string) => {
+          out += chunk;
+          if (out.includes('\n')) resolve(out.split('\n')[0] ?? '');
+        });
+        child.once('exit', (code) => reject(new Error(`team ui exited ${code}`)));
+      });
+      const { port } = JSON.parse(line) as { port: number };
+      const script = await fetch(`http://127.0.0.1:${port}/assets/app.js`);
+      expect(script.status).toBe(200);
+      expect((await script.text()).length).toBeGreaterThan(1000);
+    } finally {
+      child.kill('SIGINT');
+    }
+    await expect(exited).resolves.toBe(0);
+  }, 120_000);
 });
 
 describe.skipIf(!opencode.found)('the real OpenCode host and the installed plugin', () => {

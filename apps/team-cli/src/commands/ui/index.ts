@@ -13,9 +13,9 @@ export const uiCommand: CommandHandler = async (context, [run], options) => {
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new UsageError('--port takes a port number from 0 to 65535 (0 picks a free one).');
   const runId = run === undefined ? undefined : await resolveRunId(context, run);
-  const { startUiServer } = await import('../../ui/server/ui-server.js');
-  const { createTeamkitRunSource } = await import('../../ui/server/run-source.js');
-  const { createClaudeRunSource } = await import('../../ui/server/claude-run-source.js');
+  const { startUiServer, createTeamkitRunSource, createClaudeRunSource } = await import(
+    '@teamkit/ui'
+  );
   const { stopRunAsUser } = await import('../../supervisor/stop-run.js');
   const onError = (error: unknown) => {
     if (context.env.TEAMKIT_UI_DEBUG) process.stderr.write(`team ui: ${String(error)}\n`);

@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { plantClaudeTeam } from '@teamkit/ui/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI_BIN, createTempHome, runCli } from '../../test-support/run-cli.js';
-import { plantClaudeTeam } from '../../ui/test-support/plant-claude-team.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {

@@ -14,6 +14,7 @@ export const PUBLISHED_PACKAGES = [
   'packages/opencode',
   'packages/store-nats',
   'packages/test-harness',
+  'packages/ui',
   'apps/team-cli',
 ] as const;
 

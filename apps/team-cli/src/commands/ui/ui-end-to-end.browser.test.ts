@@ -5,16 +5,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createTaskList, readRunState, type Task } from '@teamkit/team-core';
+import { chromiumMissing, launchChromium } from '@teamkit/ui/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_BIN, runCli } from '../test-support/run-cli.js';
-import { chromiumMissing, launchChromium } from './test-support/chromium.js';
+import { CLI_BIN, runCli } from '../../test-support/run-cli.js';
 
 const missing = chromiumMissing();
 const run = promisify(execFile);
 const DOCS_IMAGES = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
-  '../../../../docs/images',
+  '../../../../../docs/images',
 );
 
 async function until<T>(

@@ -1,13 +1,13 @@
-// Bundles the `team ui` page (Preact, TypeScript) into dist/ui/web/ at build time, so the
-// published package serves it offline with no CDN and `team` itself loads none of it.
+// Bundles the `team ui` page (Preact, TypeScript) into dist/web/ at build time, so the
+// published package serves it offline with no CDN and the server itself loads none of it.
 import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const source = path.join(root, 'src', 'ui', 'web');
-const target = path.join(root, 'dist', 'ui', 'web');
+const source = path.join(root, 'src', 'web');
+const target = path.join(root, 'dist', 'web');
 
 await mkdir(target, { recursive: true });
 await build({

@@ -20,7 +20,7 @@ export interface UiServerOptions {
   port?: number;
   env?: NodeJS.ProcessEnv;
   stopRun: RunActionContext['stopRun'];
-  /** Where the built page lives; default the package's `dist/ui/web/`. */
+  /** Where the built page lives; default the package's `dist/web/`. */
   assetsFolder?: string;
   reconcileMs?: number;
   idleCloseMs?: number;
@@ -90,10 +90,7 @@ const MAX_BODY = 256 * 1024;
 /** The bundled page: beside the built server, or in `dist/` when the server runs from source. */
 function defaultAssetsFolder(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [
-    path.join(here, '..', 'web'),
-    path.join(here, '..', '..', '..', 'dist', 'ui', 'web'),
-  ];
+  const candidates = [path.join(here, '..', 'web'), path.join(here, '..', '..', 'dist', 'web')];
   return (
     candidates.find((folder) => existsSync(path.join(folder, 'app.js'))) ?? candidates[0] ?? here
   );

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClaudeRunSource } from './server/claude-run-source.js';
 import { createTeamkitRunSource } from './server/run-source.js';
 import { startUiServer, type UiServer } from './server/ui-server.js';
-import { chromiumMissing, launchChromium } from './test-support/chromium.js';
+import { chromiumMissing, launchChromium } from './testing/chromium.js';
 import {
   claudeEntry,
   claudeInboxFile,
@@ -16,11 +16,11 @@ import {
   plantClaudeTeam,
   startLeadProcess,
   writeClaudeTask,
-} from './test-support/plant-claude-team.js';
+} from './testing/plant-claude-team.js';
 
 const DOCS_IMAGES = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
-  '../../../../docs/images',
+  '../../../docs/images',
 );
 const TEAM = 'session-7a052ba9';
 const missing = chromiumMissing();

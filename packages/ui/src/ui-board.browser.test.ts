@@ -8,8 +8,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTeamkitRunSource } from './server/run-source.js';
 import { startUiServer, type UiServer } from './server/ui-server.js';
-import { chromiumMissing, launchChromium } from './test-support/chromium.js';
 import { type SeededRun, seedRun, seedTasks } from './test-support/seed-run.js';
+import { chromiumMissing, launchChromium } from './testing/chromium.js';
 
 /** The page's document, as far as these tests look at it inside `page.waitForFunction`. */
 declare const document: {

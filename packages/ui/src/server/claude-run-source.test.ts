@@ -4,6 +4,8 @@ import path from 'node:path';
 import { withClaudeLock } from '@teamkit/claude-code';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunDelta, RunSnapshot, RunSummary } from '../protocol.js';
+import { type SeededRun, seedRun } from '../test-support/seed-run.js';
+import { rawRequest, readEvents, signIn } from '../test-support/ui-http.js';
 import {
   claudeEntry,
   claudeInboxFile,
@@ -11,9 +13,7 @@ import {
   plantClaudeTeam,
   startLeadProcess,
   writeClaudeTask,
-} from '../test-support/plant-claude-team.js';
-import { type SeededRun, seedRun } from '../test-support/seed-run.js';
-import { rawRequest, readEvents, signIn } from '../test-support/ui-http.js';
+} from '../testing/plant-claude-team.js';
 import { createClaudeRunSource } from './claude-run-source.js';
 import type { LiveRun } from './live-run.js';
 import { createTeamkitRunSource } from './run-source.js';
