@@ -24,6 +24,7 @@ const SUITE_PATTERNS: Record<Exclude<TestSuite, 'unit'>, string> = {
 
 const PACKAGES: readonly [string, string][] = [
   ['team-core', 'packages/team-core'],
+  ['agent-clis', 'packages/agent-clis'],
   ['test-harness', 'packages/test-harness'],
   ['opencode', 'packages/opencode'],
   ['mcp', 'packages/mcp'],

@@ -1,11 +1,10 @@
-/** The agent presets `team run start --agent` and team packages can name. */
-export const AGENT_PRESET_NAMES = [
-  'claude',
-  'codex',
-  'opencode',
-  'gemini',
-  'teamkit-agent',
-] as const;
+import { AGENT_CLI_NAMES, type AgentCliTurn } from '@teamkit/agent-clis';
+
+/**
+ * The agent presets `team run start --agent` and team packages can name: each agent CLI of
+ * `@teamkit/agent-clis`, and the scripted `teamkit-agent`.
+ */
+export const AGENT_PRESET_NAMES = [...AGENT_CLI_NAMES, 'teamkit-agent'] as const;
 
 /** One of {@link AGENT_PRESET_NAMES}. */
 export type AgentPresetName = (typeof AGENT_PRESET_NAMES)[number];
@@ -48,10 +47,7 @@ export interface PresetFile {
 }
 
 /** One turn to start: a new conversation, or the continuation of `sessionId`. */
-export interface PresetTurn {
-  prompt: string;
-  sessionId?: string;
-}
+export type PresetTurn = AgentCliTurn;
 
 /** A preset bound to one member: its files, its extra environment and its turn commands. */
 export interface PreparedAgent {
@@ -77,7 +73,7 @@ export interface AgentPreset {
   title: string;
   /** The command looked up on PATH, e.g. `claude`. */
   program: string;
-  /** The npm package and the version Teamkit checked it against. */
+  /** The npm package and the version Teamkit checked it against (from `@teamkit/agent-clis`). */
   install: { packageName: string; checkedVersion: string } | undefined;
   mode: AgentMode;
   /**
@@ -87,33 +83,4 @@ export interface AgentPreset {
   mcpHost: 'claude' | 'codex' | 'gemini' | 'opencode' | undefined;
   /** Binds the preset to one member (pure: writes nothing). */
   prepare(input: PresetMemberInput): PreparedAgent;
-}
-
-/** Parses one JSON document, or `undefined`. */
-export function parseJsonObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Each JSON object line of JSON-lines output, skipping lines that are not JSON objects. */
-export function parseJsonLines(text: string): Record<string, unknown>[] {
-  return text.split('\n').flatMap((line) => {
-    const parsed = line.trim() === '' ? undefined : parseJsonObject(line.trim());
-    return parsed ? [parsed] : [];
-  });
-}
-
-/** The `session_id` field of a CLI's JSON result (Claude Code, Gemini CLI). */
-export function sessionIdField(stdout: string): string | undefined {
-  // A CLI may print warnings before its JSON; the result is the last JSON line or the whole text.
-  const whole = parseJsonObject(stdout.trim());
-  const last = parseJsonLines(stdout).at(-1);
-  const id = (whole ?? last)?.session_id;
-  return typeof id === 'string' && id !== '' ? id : undefined;
 }

@@ -1,5 +1,4 @@
-import { accessSync, constants, statSync } from 'node:fs';
-import path from 'node:path';
+import { findOnPath, programOverrideVariable } from '@teamkit/agent-clis';
 import { TeamkitError } from '@teamkit/team-core';
 import {
   AGENT_PRESET_NAMES,
@@ -34,27 +33,6 @@ export function getAgentPreset(name: string): AgentPreset {
   return AGENT_PRESETS[name];
 }
 
-/** The executable file `program` names on `PATH`, or `undefined`. */
-export function findOnPath(program: string, env: NodeJS.ProcessEnv): string | undefined {
-  if (program.includes('/')) return isExecutableFile(program) ? path.resolve(program) : undefined;
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (dir === '' || !path.isAbsolute(dir)) continue;
-    const candidate = path.join(dir, program);
-    if (isExecutableFile(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-function isExecutableFile(file: string): boolean {
-  try {
-    if (!statSync(file).isFile()) return false;
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The program a preset runs: `TEAMKIT_<NAME>_BIN` when set (e.g. `TEAMKIT_CLAUDE_BIN`,
  * a path), else the preset's command on `PATH`. `undefined` when neither is there.
@@ -63,7 +41,7 @@ export function locatePresetProgram(
   preset: AgentPreset,
   env: NodeJS.ProcessEnv,
 ): string | undefined {
-  const override = env[`TEAMKIT_${preset.name.toUpperCase().replace(/-/g, '_')}_BIN`];
+  const override = env[programOverrideVariable(preset.name)];
   if (override !== undefined && override !== '') return findOnPath(override, env);
   return findOnPath(preset.program, env);
 }

@@ -1,49 +1,52 @@
 import path from 'node:path';
-import { renderMcpHostConfig } from '@teamkit/mcp';
+import {
+  CLAUDE_CODE,
+  claudeCodeMcpConfig,
+  claudeCodeMcpTools,
+  claudeCodeTurnArgs,
+} from '@teamkit/agent-clis';
 import type { AgentPreset } from './agent-preset.js';
-import { sessionIdField } from './agent-preset.js';
 
 /** The shell commands a Claude Code member may run without a prompt, besides plain edits. */
-export const CLAUDE_ALLOWED_TOOLS = ['mcp__teamkit', 'Bash(git:*)', 'Bash(team:*)'] as const;
+export const CLAUDE_ALLOWED_TOOLS = [
+  claudeCodeMcpTools('teamkit'),
+  'Bash(git:*)',
+  'Bash(team:*)',
+] as const;
 
 /**
- * Claude Code (`claude -p`), one process per turn. Edits go through
- * `--permission-mode acceptEdits` (file edits and plain shell commands inside the working
- * folder, nothing outside it) plus `git` and `team` commands and the team's MCP tools by
- * `--allowedTools`. The team's MCP server comes from a per-member `--mcp-config` file
- * beside the run, added to the user's own servers (not `--strict-mcp-config`); Claude Code
- * passes its whole environment, so the member's `TEAMKIT_*` identity reaches it.
+ * Claude Code (`claude -p`), one process per turn, with the flags of `@teamkit/agent-clis`
+ * (`claudeCodeTurnArgs`). Edits go through `--permission-mode acceptEdits` plus `git` and
+ * `team` commands and the team's MCP tools by `--allowedTools`. The team's MCP server comes
+ * from a per-member `--mcp-config` file beside the run, added to the user's own servers
+ * (no `--strict-mcp-config`: see `claudeCodeTurnArgs` for why); Claude Code passes its
+ * whole environment, so the member's `TEAMKIT_*` identity reaches it.
  */
 export const claudePreset: AgentPreset = {
   name: 'claude',
-  title: 'Claude Code',
-  program: 'claude',
-  install: { packageName: '@anthropic-ai/claude-code', checkedVersion: '2.1.328' },
+  title: CLAUDE_CODE.title,
+  program: CLAUDE_CODE.program,
+  install: CLAUDE_CODE.install,
   mode: 'turns',
   mcpHost: 'claude',
   prepare(input) {
-    const mcpConfig = path.join(input.folder, 'claude-mcp.json');
-    const [command, ...args] = input.mcpCommand;
-    const config = renderMcpHostConfig({
-      host: 'claude',
-      ...(command === undefined ? {} : { command: [command, ...args] }),
-    });
-    const common = ['--output-format', 'json', '--permission-mode', 'acceptEdits'];
-    if (input.model !== undefined) common.push('--model', input.model);
-    common.push('--mcp-config', mcpConfig);
-    // `--allowedTools` takes several values, so it comes last and the prompt first.
-    common.push('--allowedTools', ...CLAUDE_ALLOWED_TOOLS);
+    const mcpConfigFile = path.join(input.folder, 'claude-mcp.json');
+    const [command = process.execPath, ...args] = input.mcpCommand;
+    const options = {
+      ...(input.model === undefined ? {} : { model: input.model }),
+      mcpConfigFile,
+      allowedTools: CLAUDE_ALLOWED_TOOLS,
+    };
     return {
-      files: [{ path: mcpConfig, text: config.text }],
-      env: {},
-      turnArgv: ({ prompt, sessionId }) => [
-        input.program,
-        '-p',
-        prompt,
-        ...(sessionId === undefined ? [] : ['--resume', sessionId]),
-        ...common,
+      files: [
+        {
+          path: mcpConfigFile,
+          text: claudeCodeMcpConfig({ teamkit: { command, args: [...args, '--host', 'claude'] } }),
+        },
       ],
-      sessionIdFrom: sessionIdField,
+      env: {},
+      turnArgv: (turn) => [input.program, ...claudeCodeTurnArgs(turn, options)],
+      sessionIdFrom: CLAUDE_CODE.sessionIdFrom,
     };
   },
 };

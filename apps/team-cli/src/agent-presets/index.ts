@@ -1,3 +1,4 @@
+export { findOnPath } from '@teamkit/agent-clis';
 export type {
   AgentMode,
   AgentPreset,
@@ -10,7 +11,6 @@ export type {
 export { AGENT_PRESET_NAMES, isAgentPresetName } from './agent-preset.js';
 export {
   AGENT_PRESETS,
-  findOnPath,
   getAgentPreset,
   locatePresetProgram,
   presetsOnPath,

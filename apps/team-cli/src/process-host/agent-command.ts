@@ -1,5 +1,7 @@
-import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { packageBinPath } from '@teamkit/agent-clis';
+import { TeamkitError } from '@teamkit/team-core/errors';
 import { parse } from 'shell-quote';
 import { UsageError } from '../exit-codes.js';
 
@@ -58,15 +60,27 @@ export function expandAgentCommand(words: readonly string[], values: AgentComman
   );
 }
 
-/** The path of the scripted agent's entry point in `@teamkit/test-harness`. */
-export function scriptedAgentPath(): string {
-  const require = createRequire(import.meta.url);
-  return path.join(
-    path.dirname(require.resolve('@teamkit/test-harness/package.json')),
-    'dist',
-    'bin',
-    'teamkit-agent.js',
-  );
+/** The package whose `bin` entry {@link SCRIPTED_AGENT_NAME} is the scripted agent. */
+export const SCRIPTED_AGENT_PACKAGE = '@teamkit/test-harness';
+
+/**
+ * The scripted agent's program: the file the `teamkit-agent` entry of the `bin` field of
+ * `@teamkit/test-harness` names, as this package resolves it (so an install from the
+ * registry and a workspace find it alike). `folder` is where the lookup starts (this
+ * module's folder by default). Missing is `AGENT_NOT_FOUND`.
+ */
+export function scriptedAgentPath(
+  folder: string = path.dirname(fileURLToPath(import.meta.url)),
+): string {
+  const bin = packageBinPath(SCRIPTED_AGENT_PACKAGE, SCRIPTED_AGENT_NAME, folder);
+  if (bin === undefined) {
+    throw new TeamkitError(
+      'AGENT_NOT_FOUND',
+      `The scripted agent ${SCRIPTED_AGENT_NAME} is not installed: ${SCRIPTED_AGENT_PACKAGE}, whose bin it is, cannot be found from ${folder}. Install it beside @teamkit/team-cli, or start the members with --agent or --agent-cmd.`,
+      { details: { agent: SCRIPTED_AGENT_NAME, packageName: SCRIPTED_AGENT_PACKAGE } },
+    );
+  }
+  return bin;
 }
 
 /** Turns a leading `teamkit-agent` into this Node running the harness's agent. */

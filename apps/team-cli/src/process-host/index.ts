@@ -5,6 +5,7 @@ export {
   parseAgentCommand,
   resolveScriptedAgent,
   SCRIPTED_AGENT_NAME,
+  SCRIPTED_AGENT_PACKAGE,
   scriptedAgentPath,
 } from './agent-command.js';
 export type { ProcessHost, ProcessHostOptions, ProcessMember } from './create-process-host.js';

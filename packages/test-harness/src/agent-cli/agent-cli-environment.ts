@@ -1,19 +1,6 @@
-import type { AgentCliName } from './agent-cli-name.js';
+import type { AgentCliMcpServer, AgentCliName } from '@teamkit/agent-clis';
 
-/** An MCP server (stdio) that an agent CLI should start for its session. */
-export interface AgentCliMcpServer {
-  /** The program to run, e.g. `process.execPath`. */
-  command: string;
-  args?: string[];
-  /** Variables set for the server process (every host passes these). */
-  env?: Record<string, string>;
-  /**
-   * Names of variables of the CLI's own environment to pass on. Codex starts MCP servers
-   * with a cleared environment (only `HOME`, `PATH` and the server's `env`), so it needs
-   * them listed (`env_vars`); the other hosts pass their whole environment anyway.
-   */
-  inheritEnv?: string[];
-}
+export type { AgentCliMcpServer } from '@teamkit/agent-clis';
 
 /** Options of {@link createAgentCliEnvironment}. */
 export interface AgentCliEnvironmentOptions {
@@ -74,24 +61,4 @@ export function baseEnvironment(home: string, tmp: string): NodeJS.ProcessEnv {
     NO_PROXY: '127.0.0.1,localhost',
     NO_COLOR: '1',
   };
-}
-
-/** Parses one JSON document, or `undefined`. */
-export function parseJsonObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Each JSON object line of JSONL output, skipping lines that are not JSON. */
-export function parseJsonLines(text: string): Record<string, unknown>[] {
-  return text.split('\n').flatMap((line) => {
-    const parsed = line.trim() === '' ? undefined : parseJsonObject(line);
-    return parsed ? [parsed] : [];
-  });
 }

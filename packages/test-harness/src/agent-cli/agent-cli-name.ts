@@ -1,21 +1,22 @@
-/** The agent CLIs the test harness can locate and drive against a mock model server. */
-export const AGENT_CLI_NAMES = ['claude', 'codex', 'opencode', 'gemini'] as const;
+import { AGENT_CLIS, type AgentCliName } from '@teamkit/agent-clis';
 
-/** One agent CLI: Claude Code, Codex, OpenCode or Gemini CLI, by its command name. */
-export type AgentCliName = (typeof AGENT_CLI_NAMES)[number];
+export type { AgentCliName } from '@teamkit/agent-clis';
+export { AGENT_CLI_NAMES, isAgentCliName } from '@teamkit/agent-clis';
 
-/** Where each CLI comes from: its npm package, the `bin` entry to run, and the version checked. */
+/**
+ * Where each CLI comes from: its npm package, the `bin` entry to run, and the version
+ * checked; the same facts the presets use (`AGENT_CLIS` of `@teamkit/agent-clis`).
+ */
 export const AGENT_CLI_PACKAGES: Record<
   AgentCliName,
   { packageName: string; bin: string; checkedVersion: string }
-> = {
-  claude: { packageName: '@anthropic-ai/claude-code', bin: 'claude', checkedVersion: '2.1.328' },
-  codex: { packageName: '@openai/codex', bin: 'codex', checkedVersion: '0.169.0' },
-  opencode: { packageName: 'opencode-ai', bin: 'opencode', checkedVersion: '1.18.33' },
-  gemini: { packageName: '@google/gemini-cli', bin: 'gemini', checkedVersion: '0.61.0' },
-};
-
-/** Whether a value names an agent CLI the harness knows. */
-export function isAgentCliName(value: unknown): value is AgentCliName {
-  return typeof value === 'string' && (AGENT_CLI_NAMES as readonly string[]).includes(value);
-}
+> = Object.fromEntries(
+  Object.values(AGENT_CLIS).map((cli) => [
+    cli.name,
+    {
+      packageName: cli.install.packageName,
+      bin: cli.program,
+      checkedVersion: cli.install.checkedVersion,
+    },
+  ]),
+) as Record<AgentCliName, { packageName: string; bin: string; checkedVersion: string }>;

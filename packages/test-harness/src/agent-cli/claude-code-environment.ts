@@ -1,19 +1,28 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  CLAUDE_CODE,
+  CLAUDE_CODE_QUIET_ENV,
+  CLAUDE_CODE_VARIABLES,
+  claudeCodeMcpConfig,
+  claudeCodeMcpTools,
+  claudeCodeTurnArgs,
+} from '@teamkit/agent-clis';
+import {
   type AgentCliEnvironment,
   type AgentCliEnvironmentOptions,
   baseEnvironment,
-  parseJsonObject,
 } from './agent-cli-environment.js';
 
 /**
- * Claude Code (`claude -p`) against the Anthropic Messages API of a mock model server.
- * Edits go through `--permission-mode acceptEdits`: file edits and plain shell commands
- * inside the working folder run without prompts; writes outside it, and shell commands
- * Claude Code does not judge safe (`git commit`, anything with `${...}`), are refused and
- * reported in `permission_denials`. MCP servers come from a per-process `--mcp-config`
- * file with `--strict-mcp-config`, and their tools are allowed with `--allowedTools mcp__<name>`.
+ * Claude Code (`claude -p`) against the Anthropic Messages API of a mock model server, with
+ * the turn flags the `claude` preset uses (`claudeCodeTurnArgs` of `@teamkit/agent-clis`):
+ * `--permission-mode acceptEdits` lets file edits and plain shell commands inside the
+ * working folder run without prompts; writes outside it, and shell commands Claude Code
+ * does not judge safe (`git commit`, anything with `${...}`), are refused and reported in
+ * `permission_denials`. MCP servers come from a per-process `--mcp-config` file, added to
+ * the configured ones as for a member (of which the private `CLAUDE_CONFIG_DIR` has none),
+ * and their tools are allowed with `--allowedTools mcp__<name>`.
  */
 export function createClaudeCodeEnvironment(
   options: AgentCliEnvironmentOptions,
@@ -24,46 +33,36 @@ export function createClaudeCodeEnvironment(
   for (const dir of [home, configDir, tmp]) mkdirSync(dir, { recursive: true });
   const files: string[] = [];
 
-  const common = ['--output-format', 'json', '--permission-mode', 'acceptEdits'];
-  if (options.model !== undefined) common.push('--model', options.model);
-  const servers = Object.entries(options.mcpServers ?? {});
-  if (servers.length > 0) {
-    const mcpConfig = join(options.root, 'claude-mcp.json');
-    const mcpServers = Object.fromEntries(
-      servers.map(([name, server]) => [
-        name,
-        { command: server.command, args: server.args ?? [], env: server.env ?? {} },
-      ]),
-    );
-    writeFileSync(mcpConfig, `${JSON.stringify({ mcpServers }, null, 2)}\n`);
-    files.push(mcpConfig);
-    common.push('--mcp-config', mcpConfig, '--strict-mcp-config');
-    common.push('--allowedTools', ...servers.map(([name]) => `mcp__${name}`));
+  const servers = options.mcpServers ?? {};
+  const names = Object.keys(servers);
+  let mcpConfigFile: string | undefined;
+  if (names.length > 0) {
+    mcpConfigFile = join(options.root, 'claude-mcp.json');
+    writeFileSync(mcpConfigFile, claudeCodeMcpConfig(servers));
+    files.push(mcpConfigFile);
   }
+  const turnOptions = {
+    ...(options.model === undefined ? {} : { model: options.model }),
+    ...(mcpConfigFile === undefined ? {} : { mcpConfigFile }),
+    allowedTools: names.map(claudeCodeMcpTools),
+  };
 
   return {
     cli: 'claude',
     env: {
       ...baseEnvironment(home, tmp),
-      CLAUDE_CONFIG_DIR: configDir,
-      CLAUDE_CODE_TMPDIR: tmp,
-      ANTHROPIC_BASE_URL: options.server.origin,
-      ANTHROPIC_API_KEY: 'mock-key',
-      CLAUDE_CODE_MAX_RETRIES: String(options.retries ?? 0),
-      DISABLE_AUTOUPDATER: '1',
-      DISABLE_TELEMETRY: '1',
-      DISABLE_ERROR_REPORTING: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      [CLAUDE_CODE_VARIABLES.configFolder]: configDir,
+      [CLAUDE_CODE_VARIABLES.tmpFolder]: tmp,
+      [CLAUDE_CODE_VARIABLES.baseUrl]: options.server.origin,
+      [CLAUDE_CODE_VARIABLES.apiKey]: 'mock-key',
+      [CLAUDE_CODE_VARIABLES.maxRetries]: String(options.retries ?? 0),
+      ...CLAUDE_CODE_QUIET_ENV,
       ...options.env,
     },
     model: options.model,
-    // `--allowedTools` takes several values: the prompt goes first so it is never taken for one.
-    firstTurnArgs: (prompt) => ['-p', prompt, ...common],
-    resumeTurnArgs: (sessionId, prompt) => ['-p', prompt, '--resume', sessionId, ...common],
-    sessionIdFrom: (stdout) => {
-      const id = parseJsonObject(stdout.trim())?.session_id;
-      return typeof id === 'string' ? id : undefined;
-    },
+    firstTurnArgs: (prompt) => claudeCodeTurnArgs({ prompt }, turnOptions),
+    resumeTurnArgs: (sessionId, prompt) => claudeCodeTurnArgs({ prompt, sessionId }, turnOptions),
+    sessionIdFrom: CLAUDE_CODE.sessionIdFrom,
     files,
   };
 }

@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CODEX, CODEX_VARIABLES, codexTurnArgs } from '@teamkit/agent-clis';
 import {
   type AgentCliEnvironment,
   type AgentCliEnvironmentOptions,
   baseEnvironment,
-  parseJsonLines,
 } from './agent-cli-environment.js';
 
 const KEY_VARIABLE = 'TEAMKIT_MOCK_MODEL_KEY';
@@ -14,24 +14,14 @@ function toml(value: string): string {
   return JSON.stringify(value);
 }
 
-function tomlArray(values: readonly string[]): string {
-  return `[${values.map(toml).join(', ')}]`;
-}
-
-function tomlTable(values: Record<string, string>): string {
-  return `{ ${Object.entries(values)
-    .map(([key, value]) => `${toml(key)} = ${toml(value)}`)
-    .join(', ')} }`;
-}
-
 /**
- * Codex (`codex exec`) against the OpenAI Responses API of a mock model server, configured
- * in its own `CODEX_HOME/config.toml`. Shell commands run in Codex's `workspace-write`
- * sandbox (bubblewrap): the working folder (and `writableRoots`) is writable, everything
- * else, the system temp folder and `$TMPDIR` included, is read-only; approvals never
- * prompt. Resumed turns (`codex exec resume`) take the same settings from the config file,
- * since `resume` has no `--sandbox` flag. MCP servers are `[mcp_servers.<name>]` tables
- * whose tools are approved.
+ * Codex (`codex exec`) against the OpenAI Responses API of a mock model server. Its own
+ * `CODEX_HOME/config.toml` plays the user's configuration: the model and the `mock`
+ * provider, nothing else. Everything else comes from the `-c` overrides the `codex` preset
+ * uses (`codexTurnArgs` of `@teamkit/agent-clis`), on every turn: shell commands run in
+ * Codex's `workspace-write` sandbox (bubblewrap): the working folder (and `writableRoots`)
+ * is writable, everything else, the system temp folder and `$TMPDIR` included, is
+ * read-only; approvals never prompt; MCP servers are required and their tools approved.
  */
 export function createCodexEnvironment(options: AgentCliEnvironmentOptions): AgentCliEnvironment {
   const home = join(options.root, 'home');
@@ -44,14 +34,6 @@ export function createCodexEnvironment(options: AgentCliEnvironmentOptions): Age
   const lines = [
     `model = ${toml(model)}`,
     'model_provider = "mock"',
-    'approval_policy = "never"',
-    'sandbox_mode = "workspace-write"',
-    '',
-    '[sandbox_workspace_write]',
-    `writable_roots = ${tomlArray(options.writableRoots ?? [])}`,
-    'exclude_slash_tmp = true',
-    'exclude_tmpdir_env_var = true',
-    'network_access = false',
     '',
     '[model_providers.mock]',
     'name = "Mock model server"',
@@ -61,37 +43,25 @@ export function createCodexEnvironment(options: AgentCliEnvironmentOptions): Age
     `request_max_retries = ${retries}`,
     `stream_max_retries = ${retries}`,
   ];
-  for (const [name, server] of Object.entries(options.mcpServers ?? {})) {
-    lines.push(
-      '',
-      `[mcp_servers.${toml(name)}]`,
-      `command = ${toml(server.command)}`,
-      `args = ${tomlArray(server.args ?? [])}`,
-      `env = ${tomlTable(server.env ?? {})}`,
-      `env_vars = ${tomlArray(server.inheritEnv ?? [])}`,
-      // Without this, `codex exec` refuses every MCP tool call ("requires approval").
-      'default_tools_approval_mode = "approve"',
-    );
-  }
   const configFile = join(codexHome, 'config.toml');
   writeFileSync(configFile, `${lines.join('\n')}\n`);
 
-  const common = ['--json', '--skip-git-repo-check'];
+  const turnOptions = {
+    writableRoots: options.writableRoots ?? [],
+    ...(options.mcpServers === undefined ? {} : { mcpServers: options.mcpServers }),
+  };
   return {
     cli: 'codex',
     env: {
       ...baseEnvironment(home, tmp),
-      CODEX_HOME: codexHome,
+      [CODEX_VARIABLES.home]: codexHome,
       [KEY_VARIABLE]: 'mock-key',
       ...options.env,
     },
     model,
-    firstTurnArgs: (prompt) => ['exec', ...common, '--', prompt],
-    resumeTurnArgs: (sessionId, prompt) => ['exec', 'resume', ...common, '--', sessionId, prompt],
-    sessionIdFrom: (stdout) => {
-      const started = parseJsonLines(stdout).find((event) => event.type === 'thread.started');
-      return typeof started?.thread_id === 'string' ? started.thread_id : undefined;
-    },
+    firstTurnArgs: (prompt) => codexTurnArgs({ prompt }, turnOptions),
+    resumeTurnArgs: (sessionId, prompt) => codexTurnArgs({ prompt, sessionId }, turnOptions),
+    sessionIdFrom: CODEX.sessionIdFrom,
     files: [configFile],
   };
 }

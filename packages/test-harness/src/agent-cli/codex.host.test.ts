@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseJsonLines } from '@teamkit/agent-clis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   createMarkerScript,
   requestsWithMarker,
 } from '../mock-model-server/create-marker-script.js';
 import { findToolResults, findUserTexts } from '../mock-model-server/find-last-tool-result.js';
-import { parseJsonLines } from './agent-cli-environment.js';
 import { findAgentCli } from './find-agent-cli.js';
 import { killRunningAgentClis } from './run-agent-cli.js';
 import {
@@ -114,7 +114,9 @@ describe.skipIf(!cli.found)('the real Codex', () => {
     expect(scenario.server.requests).toHaveLength(1);
   });
 
-  it('loads an MCP server from config.toml and calls its tool, approved', { timeout }, async () => {
+  it('loads an MCP server from its -c overrides and calls its tool, approved', {
+    timeout,
+  }, async () => {
     if (!codex) return;
     const scenario = await createAgentCliScenario(codex, {
       env: { TEAMKIT_RUN: 'run-from-launcher', TEAMKIT_NOT_FORWARDED: 'x' },

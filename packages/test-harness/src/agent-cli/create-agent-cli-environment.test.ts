@@ -74,7 +74,6 @@ describe('createAgentCliEnvironment', () => {
       'claude-test',
       '--mcp-config',
       mcpConfig,
-      '--strict-mcp-config',
       '--allowedTools',
       'mcp__echo',
     ]);
@@ -103,36 +102,39 @@ describe('createAgentCliEnvironment', () => {
     expect(config).toContain(`base_url = "${server.url}"`);
     expect(config).toContain('wire_api = "responses"');
     expect(config).toContain('request_max_retries = 2');
-    expect(config).toContain('sandbox_mode = "workspace-write"');
-    expect(config).toContain('writable_roots = ["/repo/.git"]');
-    expect(config).toContain('[mcp_servers."echo"]');
-    expect(config).toContain('args = ["echo.mjs", "a \\"quoted\\" arg"]');
-    expect(config).toContain('env = { "TEAMKIT_MEMBER" = "alice" }');
-    expect(config).toContain('env_vars = ["TEAMKIT_RUN"]');
-    expect(config).toContain('default_tools_approval_mode = "approve"');
+    // The rest is what the preset adds, as -c overrides on every turn.
+    expect(config).not.toContain('sandbox');
+    expect(config).not.toContain('mcp_servers');
     expect(environment.env.CODEX_HOME).toBe(join(root, 'codex-home'));
     expect(environment.env.TEAMKIT_MOCK_MODEL_KEY).toBe('mock-key');
-    expect(environment.firstTurnArgs('-x')).toEqual([
-      'exec',
-      '--json',
-      '--skip-git-repo-check',
-      '--',
-      '-x',
+    const first = environment.firstTurnArgs('-x');
+    expect(first.slice(0, 3)).toEqual(['exec', '--json', '--skip-git-repo-check']);
+    expect(first.slice(-2)).toEqual(['--', '-x']);
+    const overrides = first.flatMap((word, index) => (first[index - 1] === '-c' ? [word] : []));
+    expect(overrides).toEqual([
+      'approval_policy="never"',
+      'sandbox_mode="workspace-write"',
+      'sandbox_workspace_write.writable_roots=["/repo/.git"]',
+      'sandbox_workspace_write.exclude_slash_tmp=true',
+      'sandbox_workspace_write.exclude_tmpdir_env_var=true',
+      'sandbox_workspace_write.network_access=false',
+      'mcp_servers.echo.command="/usr/bin/node"',
+      'mcp_servers.echo.args=["echo.mjs","a \\"quoted\\" arg"]',
+      'mcp_servers.echo.env.TEAMKIT_MEMBER="alice"',
+      'mcp_servers.echo.env_vars=["TEAMKIT_RUN"]',
+      'mcp_servers.echo.default_tools_approval_mode="approve"',
+      'mcp_servers.echo.required=true',
+      'mcp_servers.echo.startup_timeout_sec=60',
     ]);
-    expect(environment.resumeTurnArgs('t-1', 'go')).toEqual([
-      'exec',
-      'resume',
-      '--json',
-      '--skip-git-repo-check',
-      '--',
-      't-1',
-      'go',
-    ]);
+    const resumed = environment.resumeTurnArgs('t-1', 'go');
+    expect(resumed.slice(0, 4)).toEqual(['exec', 'resume', '--json', '--skip-git-repo-check']);
+    expect(resumed.slice(-3)).toEqual(['--', 't-1', 'go']);
+    expect(resumed.filter((word) => word === '-c')).toHaveLength(overrides.length);
     const stdout = '{"type":"thread.started","thread_id":"t-9"}\n{"type":"turn.started"}\n';
     expect(environment.sessionIdFrom(stdout)).toBe('t-9');
   });
 
-  it('writes OpenCode a global opencode.json in a private XDG config home, never in the project', async () => {
+  it('writes OpenCode a global opencode.json in a private XDG config home and its additions in OPENCODE_CONFIG, never in the project', async () => {
     const root = await emptyRoot();
     const environment = createAgentCliEnvironment('opencode', {
       root,
@@ -143,8 +145,13 @@ describe('createAgentCliEnvironment', () => {
     expect(environment.env.XDG_CONFIG_HOME).toBe(join(root, 'home', '.config'));
     const config = JSON.parse(readFileSync(join(configDir, 'opencode.json'), 'utf8'));
     expect(config.provider.mock.options.baseURL).toBe(server.url);
-    expect(config.permission).toEqual({ external_directory: 'deny' });
-    expect(config.mcp.echo).toEqual({
+    expect(config.permission).toBeUndefined();
+    const addedFile = environment.env.OPENCODE_CONFIG ?? '';
+    expect(addedFile.startsWith(root)).toBe(true);
+    const added = JSON.parse(readFileSync(addedFile, 'utf8'));
+    expect(added.permission).toEqual({ external_directory: 'deny' });
+    expect(added.provider).toBeUndefined();
+    expect(added.mcp.echo).toEqual({
       type: 'local',
       command: ['/usr/bin/node', 'echo.mjs', 'a "quoted" arg'],
       environment: { TEAMKIT_MEMBER: 'alice' },

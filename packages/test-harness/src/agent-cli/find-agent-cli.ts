@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findOnPath, packageBinPath, programOverrideVariable } from '@teamkit/agent-clis';
 import { TeamkitError } from '@teamkit/team-core';
 import { AGENT_CLI_PACKAGES, type AgentCliName, isAgentCliName } from './agent-cli-name.js';
 
@@ -50,15 +50,6 @@ export interface FindAgentCliOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function packageRoots(start: string): string[] {
   const roots: string[] = [];
   let dir = resolve(start);
@@ -72,37 +63,8 @@ function packageRoots(start: string): string[] {
 
 function binFromPackage(name: AgentCliName, root: string): string | undefined {
   const { packageName, bin } = AGENT_CLI_PACKAGES[name];
-  let manifestPath: string;
-  try {
-    manifestPath = createRequire(join(root, 'package.json')).resolve(`${packageName}/package.json`);
-  } catch {
-    return undefined;
-  }
-  try {
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin?: unknown };
-    const bins = manifest.bin;
-    const relative =
-      typeof bins === 'string'
-        ? bins
-        : typeof bins === 'object' && bins !== null
-          ? (bins as Record<string, unknown>)[bin]
-          : undefined;
-    if (typeof relative !== 'string') return undefined;
-    const path = join(dirname(manifestPath), relative);
-    return existsSync(path) ? path : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function binFromPath(name: AgentCliName, env: NodeJS.ProcessEnv): string | undefined {
-  const { bin } = AGENT_CLI_PACKAGES[name];
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    const candidate = join(dir, bin);
-    if (existsSync(candidate) && isExecutable(candidate)) return candidate;
-  }
-  return undefined;
+  const path = packageBinPath(packageName, bin, root);
+  return path !== undefined && existsSync(path) ? path : undefined;
 }
 
 function probeVersion(path: string, env: NodeJS.ProcessEnv): { version?: string; error?: string } {
@@ -126,7 +88,7 @@ function defaultSearchFrom(): string[] {
 
 function locate(name: AgentCliName, options: FindAgentCliOptions): AgentCliLocation {
   const env = options.env ?? process.env;
-  const override = env[`TEAMKIT_${name.toUpperCase()}_BIN`];
+  const override = env[programOverrideVariable(name)];
   const candidates: { path: string; source: FoundAgentCli['source'] }[] = [];
   if (override) candidates.push({ path: resolve(override), source: 'env' });
   const seen = new Set<string>();
@@ -139,7 +101,7 @@ function locate(name: AgentCliName, options: FindAgentCliOptions): AgentCliLocat
     }
   }
   if (options.usePath !== false) {
-    const path = binFromPath(name, env);
+    const path = findOnPath(AGENT_CLI_PACKAGES[name].bin, env);
     if (path) candidates.push({ path, source: 'path' });
   }
   const failures: string[] = [];

@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseJsonObject } from '@teamkit/agent-clis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   createMarkerScript,
   requestsWithMarker,
 } from '../mock-model-server/create-marker-script.js';
 import { findToolResults, findUserTexts } from '../mock-model-server/find-last-tool-result.js';
-import { parseJsonObject } from './agent-cli-environment.js';
 import { findAgentCli } from './find-agent-cli.js';
 import { killRunningAgentClis } from './run-agent-cli.js';
 import {

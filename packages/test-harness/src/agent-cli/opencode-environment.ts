@@ -1,10 +1,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  OPENCODE,
+  OPENCODE_VARIABLES,
+  opencodeConfig,
+  opencodeTurnArgs,
+} from '@teamkit/agent-clis';
+import {
   type AgentCliEnvironment,
   type AgentCliEnvironmentOptions,
   baseEnvironment,
-  parseJsonLines,
 } from './agent-cli-environment.js';
 
 /** The `@opencode-ai/plugin` version OpenCode 1.18.33 installs into its config folders. */
@@ -25,13 +30,15 @@ function markPluginDependencyInstalled(configDir: string): string[] {
 }
 
 /**
- * OpenCode (`opencode run`) against the chat completions API of a mock model server, as a
- * `mock` provider in the global `opencode.json` of a private XDG config home (nothing is
- * written into the project). File tools may write inside the working folder; paths outside
- * it are denied (`permission.external_directory = "deny"`: the model gets an error and the
- * turn goes on; OpenCode's default, `ask`, is auto-rejected by `run` and ends the turn).
- * OpenCode's shell tool is not sandboxed. MCP servers are `mcp.<name>` local servers; their
- * tools are named `<name>_<tool>`.
+ * OpenCode (`opencode run`) against the chat completions API of a mock model server. The
+ * global `opencode.json` of a private XDG config home plays the user's configuration (the
+ * `mock` provider; no update check, no sharing; nothing is written into the project), and
+ * a per-process file named by `OPENCODE_CONFIG` holds what the `opencode` preset adds
+ * (`opencodeConfig` of `@teamkit/agent-clis`): paths outside the working folder denied
+ * (`permission.external_directory = "deny"`: the model gets an error and the turn goes on;
+ * OpenCode's default, `ask`, is auto-rejected by `run` and ends the turn) and MCP servers
+ * as `mcp.<name>` local servers, whose tools are named `<name>_<tool>`. OpenCode's shell
+ * tool is not sandboxed.
  */
 export function createOpencodeEnvironment(
   options: AgentCliEnvironmentOptions,
@@ -43,22 +50,10 @@ export function createOpencodeEnvironment(
   for (const dir of [home, configDir, tmp]) mkdirSync(dir, { recursive: true });
   const model = options.model ?? 'mock-model';
 
-  const mcp = Object.fromEntries(
-    Object.entries(options.mcpServers ?? {}).map(([name, server]) => [
-      name,
-      {
-        type: 'local',
-        command: [server.command, ...(server.args ?? [])],
-        environment: server.env ?? {},
-        enabled: true,
-      },
-    ]),
-  );
   const config = {
     $schema: 'https://opencode.ai/config.json',
     autoupdate: false,
     share: 'disabled',
-    permission: { external_directory: 'deny' },
     provider: {
       mock: {
         npm: '@ai-sdk/openai-compatible',
@@ -67,18 +62,20 @@ export function createOpencodeEnvironment(
         models: { [model]: { name: 'Mock model', tool_call: true } },
       },
     },
-    ...(Object.keys(mcp).length > 0 ? { mcp } : {}),
   };
   const configFile = join(configDir, 'opencode.json');
   writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
-  const files = [configFile, ...markPluginDependencyInstalled(configDir)];
+  const addedFile = join(options.root, 'opencode.json');
+  writeFileSync(addedFile, `${JSON.stringify(opencodeConfig(options.mcpServers), null, 2)}\n`);
+  const files = [configFile, ...markPluginDependencyInstalled(configDir), addedFile];
 
-  const common = ['--format', 'json', '--model', `mock/${model}`];
+  const turnOptions = { model: `mock/${model}` };
   return {
     cli: 'opencode',
     env: {
       ...baseEnvironment(home, tmp),
-      XDG_CONFIG_HOME: configHome,
+      [OPENCODE_VARIABLES.configHome]: configHome,
+      [OPENCODE_VARIABLES.config]: addedFile,
       XDG_DATA_HOME: join(home, '.local', 'share'),
       XDG_CACHE_HOME: join(home, '.cache'),
       XDG_STATE_HOME: join(home, '.local', 'state'),
@@ -92,12 +89,9 @@ export function createOpencodeEnvironment(
       ...options.env,
     },
     model,
-    firstTurnArgs: (prompt) => ['run', ...common, '--', prompt],
-    resumeTurnArgs: (sessionId, prompt) => ['run', ...common, '--session', sessionId, '--', prompt],
-    sessionIdFrom: (stdout) => {
-      const event = parseJsonLines(stdout).find((line) => typeof line.sessionID === 'string');
-      return event?.sessionID as string | undefined;
-    },
+    firstTurnArgs: (prompt) => opencodeTurnArgs({ prompt }, turnOptions),
+    resumeTurnArgs: (sessionId, prompt) => opencodeTurnArgs({ prompt, sessionId }, turnOptions),
+    sessionIdFrom: OPENCODE.sessionIdFrom,
     files,
   };
 }

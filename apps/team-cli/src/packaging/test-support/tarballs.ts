@@ -9,6 +9,7 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..
 /** Every package the project publishes, by folder; `apps/bench` is private. */
 export const PUBLISHED_PACKAGES = [
   'packages/team-core',
+  'packages/agent-clis',
   'packages/claude-code',
   'packages/mcp',
   'packages/opencode',
