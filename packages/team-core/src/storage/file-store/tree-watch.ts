@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { type FSWatcher, watch } from 'chokidar';
+import { createChangeBatcher, reportWatchError } from '../change-batcher.js';
 import type { StoreChange } from '../teamkit-store.js';
-import { reportTo } from './entry-watch.js';
 import { isStoreInternal } from './internal-names.js';
 import { TOMBSTONE_TARGET } from './revision-chain.js';
 
@@ -28,54 +29,40 @@ function signatureOf(file: string): string | undefined {
 }
 
 /**
- * Watches a folder tree: `fs.watch` on each folder (one inotify watch each) says which
- * folder changed, and only that folder is compared with what was seen before; every
- * `reconcileIntervalMs` all folders are compared, which heals lost events. Changes are
- * reported per file key (`put` for new or changed, `delete` for gone), in batches.
+ * Watches a folder tree: chokidar's events name the file or folder that changed, and only
+ * that one is compared with what was seen before (a file by inode, size and modification
+ * time; a folder by listing it); every `reconcileIntervalMs` the whole tree is compared,
+ * which heals lost events. Changes are reported per file key (`put` for new or changed,
+ * `delete` for gone), in batches. Resolves once the watcher is live.
  */
-export function watchTree(
+export async function watchTree(
   settings: TreeWatchSettings,
   onChange: (changes: StoreChange[]) => void,
-): () => Promise<void> {
+): Promise<() => Promise<void>> {
   const { folder: base, prefix, onError } = settings;
   const files = new Map<string, string>();
-  const folders = new Map<string, fs.FSWatcher | undefined>();
-  const batch = new Map<string, StoreChange['kind']>();
+  const folders = new Set<string>();
+  const batcher = createChangeBatcher<StoreChange>({
+    delayMs: BATCH_DELAY_MS,
+    keyOf: (change) => change.key,
+    deliver: onChange,
+    onError,
+  });
   let quiet = true;
   let closed = false;
-  let flushTimer: NodeJS.Timeout | undefined;
 
   const keyOf = (rel: string) => (prefix === '' ? rel : rel === '' ? prefix : `${prefix}/${rel}`);
   const absolute = (rel: string) => (rel === '' ? base : path.join(base, rel));
   const parentOf = (rel: string) => (rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '');
   const join = (rel: string, name: string) => (rel === '' ? name : `${rel}/${name}`);
 
-  function flush(): void {
-    flushTimer = undefined;
-    if (closed || batch.size === 0) return;
-    const changes = [...batch]
-      .map(([key, kind]) => ({ key, kind }))
-      .sort((a, b) => (a.key < b.key ? -1 : 1));
-    batch.clear();
-    try {
-      onChange(changes);
-    } catch (error) {
-      reportTo(onError, error);
-    }
-  }
-
   function note(rel: string, kind: StoreChange['kind']): void {
-    if (quiet) return;
-    batch.set(keyOf(rel), kind);
-    flushTimer ??= setTimeout(flush, BATCH_DELAY_MS);
+    if (!quiet) batcher.add({ key: keyOf(rel), kind });
   }
 
   function forgetFolder(rel: string): void {
-    for (const [name, watcher] of [...folders]) {
-      if (name === rel || name.startsWith(`${rel}/`)) {
-        watcher?.close();
-        folders.delete(name);
-      }
+    for (const name of [...folders]) {
+      if (name === rel || name.startsWith(`${rel}/`)) folders.delete(name);
     }
     for (const name of [...files.keys()]) {
       if (name.startsWith(`${rel}/`)) {
@@ -85,30 +72,11 @@ export function watchTree(
     }
   }
 
-  function addFolder(rel: string): void {
-    let watcher: fs.FSWatcher | undefined;
-    if (settings.fileEvents) {
-      try {
-        watcher = fs.watch(absolute(rel), { persistent: true }, () => safeCompare(rel));
-        watcher.on('error', (error) => {
-          reportTo(onError, error);
-          watcher?.close();
-          if (folders.get(rel) === watcher) folders.set(rel, undefined);
-        });
-      } catch (error) {
-        // Gone already; the next comparison of its parent notices.
-        reportTo(onError, error);
-      }
-    }
-    folders.set(rel, watcher);
-    safeCompare(rel);
-  }
-
-  function safeCompare(rel: string): void {
+  function safely(compare: () => void): void {
     try {
-      compareFolder(rel);
+      compare();
     } catch (error) {
-      reportTo(onError, error);
+      reportWatchError(onError, error);
     }
   }
 
@@ -119,7 +87,7 @@ export function watchTree(
       entries = fs.readdirSync(absolute(rel), { withFileTypes: true });
     } catch (error) {
       if (rel !== '') forgetFolder(rel);
-      else reportTo(onError, error);
+      else reportWatchError(onError, error);
       return;
     }
     const seenFiles = new Set<string>();
@@ -130,7 +98,10 @@ export function watchTree(
       const child = join(rel, entry.name);
       if (directory) {
         seenFolders.add(child);
-        if (!folders.has(child)) addFolder(child);
+        if (!folders.has(child)) {
+          folders.add(child);
+          safely(() => compareFolder(child));
+        }
         continue;
       }
       const signature = signatureOf(absolute(child));
@@ -147,25 +118,83 @@ export function watchTree(
         note(name, 'delete');
       }
     }
-    for (const name of [...folders.keys()]) {
+    for (const name of [...folders]) {
       if (name !== rel && parentOf(name) === rel && !seenFolders.has(name)) forgetFolder(name);
     }
   }
 
-  function compareAll(): void {
-    for (const rel of [...folders.keys()]) safeCompare(rel);
+  /** The nearest folder at or above `rel` that was seen, compared (finding what is new). */
+  function compareNearest(rel: string): void {
+    let known = rel;
+    while (known !== '' && !folders.has(known)) known = parentOf(known);
+    compareFolder(known);
   }
 
-  addFolder('');
+  /** One file an event named: compared alone while its folder is known. */
+  function compareFile(rel: string): void {
+    if (!folders.has(parentOf(rel))) {
+      compareNearest(parentOf(rel));
+      return;
+    }
+    const signature = signatureOf(absolute(rel));
+    if (signature === undefined) {
+      if (files.delete(rel)) note(rel, 'delete');
+    } else if (files.get(rel) !== signature) {
+      files.set(rel, signature);
+      note(rel, 'put');
+    }
+  }
+
+  function onEvent(event: string, file: string): void {
+    if (closed) return;
+    const rel = path.relative(base, file).split(path.sep).join('/');
+    if (rel.startsWith('..') || path.isAbsolute(rel)) return;
+    const isFolderEvent = event === 'addDir' || event === 'unlinkDir';
+    const segments = rel === '' ? [] : rel.split('/');
+    const internal = segments.some((segment, index) =>
+      isStoreInternal(segment, index < segments.length - 1 || isFolderEvent),
+    );
+    if (internal) return;
+    safely(() => {
+      if (!isFolderEvent) compareFile(rel);
+      else if (event === 'addDir' || rel === '') compareNearest(rel);
+      else compareNearest(parentOf(rel));
+    });
+  }
+
+  let watcher: FSWatcher | undefined;
+  if (settings.fileEvents) {
+    watcher = watch(base, {
+      ignoreInitial: true,
+      persistent: true,
+      // A link is never followed out of the home; a tombstone link reads as "gone".
+      followSymlinks: false,
+      // Deletes are reported at once: the comparison above already tells a replaced file
+      // from a removed one.
+      atomic: false,
+      ignored: (file, stats) =>
+        file !== base &&
+        isStoreInternal(path.basename(file), stats === undefined ? false : stats.isDirectory()),
+    });
+    watcher.on('all', onEvent);
+    // Without this listener an 'error' event would end the process.
+    watcher.on('error', (error) => reportWatchError(onError, error));
+    await new Promise<void>((resolve) => watcher?.once('ready', resolve));
+  }
+
+  folders.add('');
+  safely(() => compareFolder(''));
   quiet = false;
-  const timer = setInterval(compareAll, settings.reconcileIntervalMs);
+  const timer = setInterval(() => {
+    for (const rel of [...folders]) safely(() => compareFolder(rel));
+  }, settings.reconcileIntervalMs);
 
   return async () => {
     if (closed) return;
     closed = true;
     clearInterval(timer);
-    if (flushTimer !== undefined) clearTimeout(flushTimer);
-    for (const watcher of folders.values()) watcher?.close();
+    batcher.stop();
     folders.clear();
+    await watcher?.close();
   };
 }
