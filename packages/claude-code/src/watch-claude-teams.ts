@@ -1,6 +1,4 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { type FSWatcher, watch } from 'chokidar';
+import { type FSWatcher, watch } from 'node:fs';
 import { claudeFolders, claudeTeamPaths } from './claude-paths.js';
 import type { ClaudeTeamView } from './claude-team-view.js';
 import { listClaudeTeamNames } from './list-claude-teams.js';
@@ -53,7 +51,8 @@ const FULL_RECONCILE_EVERY = 10;
  * Watches Claude Code teams and reports each change once: every team when the watch
  * starts, then a team whenever a read shows it different. File events are gathered for
  * `debounceMs`; a periodic read heals missed events. Reads never overlap, and errors go
- * to `onError` instead of ending the watch.
+ * to `onError` instead of ending the watch. Each folder gets a plain `fs.watch`: the
+ * bench's `tree-watch` figure finds chokidar on a folder slower and costlier per event.
  */
 export function watchClaudeTeams(
   context: ReadTeamContext,
@@ -75,12 +74,7 @@ export function watchClaudeTeams(
   let running = false;
   let timer: NodeJS.Timeout | undefined;
   let ticks = 0;
-  // One chokidar watcher for every folder watched (each without recursion); `watched`
-  // holds the folders added to it and what an event in each dirties when it is added.
-  let watcher: FSWatcher | undefined;
-  const watched = new Set<string>();
-  const { teams, tasks, sessions } = folders;
-  const relevantTop = new Set(['teams', 'tasks', 'sessions']);
+  const watchers = new Map<string, FSWatcher>();
 
   const schedule = (delay = debounceMs) => {
     if (closed || timer !== undefined) return;
@@ -98,94 +92,75 @@ export function watchClaudeTeams(
     }
   };
 
-  /** The team an event at `file` concerns; `undefined` for the listing; `IGNORED` for none. */
-  const teamOf = (file: string): string | undefined => {
-    const [top, name] = path.relative(context.configDir, file).split(path.sep);
-    if (top === 'sessions') {
-      // A lead's session file (its Claude Code version) is written just after its team.
-      const pid = name === undefined ? undefined : /^([0-9]+)\.json$/.exec(name)?.[1];
-      for (const [team, entry] of reported) {
-        if (pid !== undefined && entry.leadPid === Number(pid)) return team;
-      }
-      return IGNORED;
+  const watchFolder = (
+    folder: string,
+    teamOf: (file: string | null) => string | undefined,
+    onAdded: () => void,
+  ) => {
+    if (closed || watchers.has(folder)) return;
+    try {
+      const watcher = watch(folder, (_event, file) => {
+        const team = teamOf(file === null ? null : String(file));
+        if (team === IGNORED) return;
+        if (team === undefined) listingDirty = true;
+        else dirtyTeams.add(team);
+        schedule();
+      });
+      watcher.on('error', () => {
+        // The folder went away (the team ended); the next read re-adds what exists.
+        watcher.close();
+        watchers.delete(folder);
+        listingDirty = true;
+        schedule();
+      });
+      watchers.set(folder, watcher);
+      // What changed between the last read and this watcher would be missed: read it again.
+      onAdded();
+      schedule();
+    } catch {
+      // Not there yet: the next read tries again.
     }
-    if ((top !== 'teams' && top !== 'tasks') || name === undefined) return undefined;
-    if (name.includes('.deleted-')) return undefined;
-    if (single !== undefined) return name === single ? single : IGNORED;
-    return name;
-  };
-
-  const onEvent = (event: string, file: string) => {
-    if (closed) return;
-    if (event === 'unlinkDir' && file === context.configDir) {
-      // The config folder itself went away: start over once it is back.
-      void watcher?.close();
-      watcher = undefined;
-      watched.clear();
-    }
-    const team = teamOf(file);
-    if (team === IGNORED) return;
-    if (team === undefined) listingDirty = true;
-    else dirtyTeams.add(team);
-    schedule();
-  };
-
-  const openWatcher = (): FSWatcher => {
-    const opened = watch([], {
-      ignoreInitial: true,
-      persistent: true,
-      // Every folder is watched on its own: no recursion into what it holds.
-      depth: 0,
-      atomic: false,
-      ignored: (file, stats) => {
-        const relative = path.relative(context.configDir, file);
-        if (relative === '') return false;
-        // Of the config folder, only what Claude Code keeps its teams in.
-        if (!relative.includes(path.sep)) return !relevantTop.has(relative);
-        // Lock folders come and go with every task write; the task files say what changed.
-        return stats?.isDirectory() === true && file.endsWith('.lock');
-      },
-    });
-    opened.on('all', onEvent);
-    // Without this listener an 'error' event would end the process.
-    opened.on('error', (error) => onError(error));
-    return opened;
   };
 
   const syncWatchers = () => {
-    const wanted = new Map<string, () => void>();
+    type Watched = { teamOf: (file: string | null) => string | undefined; onAdded: () => void };
+    const wanted = new Map<string, Watched>();
+    const byName = (file: string | null) =>
+      file === null || file.includes('.deleted-') ? undefined : (single ?? file);
     const relist = () => {
       listingDirty = true;
     };
-    wanted.set(context.configDir, relist);
-    wanted.set(teams, relist);
-    wanted.set(tasks, relist);
-    wanted.set(sessions, () => {
-      for (const [name, entry] of reported) if (!entry.finished) dirtyTeams.add(name);
+    wanted.set(context.configDir, { teamOf: () => undefined, onAdded: relist });
+    wanted.set(folders.teams, { teamOf: byName, onAdded: relist });
+    wanted.set(folders.tasks, { teamOf: byName, onAdded: relist });
+    // A lead's session file (its Claude Code version) is written just after its team.
+    wanted.set(folders.sessions, {
+      teamOf: (file) => {
+        const pid = file === null ? undefined : /^([0-9]+)\.json$/.exec(file)?.[1];
+        for (const [name, entry] of reported) {
+          if (pid !== undefined && entry.leadPid === Number(pid)) return name;
+        }
+        return IGNORED;
+      },
+      onAdded: () => {
+        for (const [name, entry] of reported) if (!entry.finished) dirtyTeams.add(name);
+      },
     });
     for (const [name, entry] of reported) {
       if (entry.finished) continue;
       const paths = claudeTeamPaths(context.configDir, name);
-      const dirty = () => dirtyTeams.add(name);
-      wanted.set(paths.teamFolder, dirty);
-      wanted.set(paths.inboxesFolder, dirty);
-      wanted.set(paths.taskListFolder, dirty);
+      const watched: Watched = { teamOf: () => name, onAdded: () => dirtyTeams.add(name) };
+      wanted.set(paths.teamFolder, watched);
+      wanted.set(paths.inboxesFolder, watched);
+      wanted.set(paths.taskListFolder, watched);
     }
-    const gone = [...watched].filter((folder) => !wanted.has(folder) || !existsSync(folder));
-    for (const folder of gone) watched.delete(folder);
-    if (gone.length > 0) watcher?.unwatch(gone);
-    const added: string[] = [];
-    for (const [folder, onAdded] of wanted) {
-      if (watched.has(folder) || !existsSync(folder)) continue;
-      watched.add(folder);
-      added.push(folder);
-      // What changed between the last read and this watch would be missed: read it again.
-      onAdded();
+    for (const [folder, watcher] of watchers) {
+      if (!wanted.has(folder)) {
+        watcher.close();
+        watchers.delete(folder);
+      }
     }
-    if (added.length === 0) return;
-    watcher ??= openWatcher();
-    watcher.add(added);
-    schedule();
+    for (const [folder, { teamOf, onAdded }] of wanted) watchFolder(folder, teamOf, onAdded);
   };
 
   const readOne = async (name: string) => {
@@ -271,9 +246,8 @@ export function watchClaudeTeams(
       closed = true;
       clearInterval(interval);
       if (timer !== undefined) clearTimeout(timer);
-      watched.clear();
-      void watcher?.close();
-      watcher = undefined;
+      for (const watcher of watchers.values()) watcher.close();
+      watchers.clear();
     },
   };
 }

@@ -248,7 +248,7 @@ export function createFileStore(options: FileStoreOptions): FileStore {
       const { watchTree } = await import('./tree-watch.js');
       try {
         return tracked(
-          await watchTree(
+          watchTree(
             {
               folder,
               prefix,
