@@ -96,6 +96,34 @@ describe('watching Claude Code teams', () => {
     expect(errors).toEqual([]);
   });
 
+  it('reports tasks, teammates and messages from file events alone', async () => {
+    running.set(4242, '104284');
+    await plantTeam(configDir, 'session-11110002');
+    const changes: ClaudeTeamChange[] = [];
+    const errors: unknown[] = [];
+    // No periodic read during the test: only file events can report.
+    watch = createClaudeTeamSource({ configDir, probe }).watch((change) => changes.push(change), {
+      debounceMs: 20,
+      reconcileMs: 600_000,
+      onError: (error) => errors.push(error),
+    });
+    await watch.ready;
+    const latest = () => {
+      const last = changes.at(-1);
+      return last?.type === 'updated' ? last.team : undefined;
+    };
+    // A task list folder made after the watch began.
+    await plantTasks(configDir, 'session-11110002', { '1': plantedTask('1') });
+    await waitFor(() => (latest()?.tasks.length === 1 ? true : undefined), 'the task');
+    await plantTeam(configDir, 'session-11110002', { teammates: ['worker'] });
+    await plantInbox(configDir, 'session-11110002', 'worker', [plantedEntry('team-lead', 'go')]);
+    await waitFor(
+      () => (latest()?.members.length === 2 && latest()?.pendingMessages === 1 ? true : undefined),
+      'the teammate and its message',
+    );
+    expect(errors).toEqual([]);
+  });
+
   it('notices a lead that died without touching a file, and a team that ended and was removed', async () => {
     running.set(4242, '104284');
     await plantTeam(configDir, 'session-22220001');

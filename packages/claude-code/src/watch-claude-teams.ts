@@ -51,7 +51,8 @@ const FULL_RECONCILE_EVERY = 10;
  * Watches Claude Code teams and reports each change once: every team when the watch
  * starts, then a team whenever a read shows it different. File events are gathered for
  * `debounceMs`; a periodic read heals missed events. Reads never overlap, and errors go
- * to `onError` instead of ending the watch.
+ * to `onError` instead of ending the watch. Each folder gets a plain `fs.watch`: the
+ * bench's `tree-watch` figure finds chokidar on a folder slower and costlier per event.
  */
 export function watchClaudeTeams(
   context: ReadTeamContext,

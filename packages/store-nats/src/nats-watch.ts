@@ -1,5 +1,10 @@
 import { DeliverPolicy } from '@nats-io/jetstream';
-import type { StoreChange, StoreWatchOptions } from '@teamkit/team-core/storage';
+import {
+  createChangeBatcher,
+  reportWatchError,
+  type StoreChange,
+  type StoreWatchOptions,
+} from '@teamkit/team-core/storage';
 import {
   decodeKvKey,
   decodeLogSubject,
@@ -13,14 +18,6 @@ import { scanStream } from './stream-scan.js';
 
 const BATCH_DELAY_MS = 15;
 const RESTART_DELAY_MS = 500;
-
-function report(options: StoreWatchOptions, error: unknown): void {
-  try {
-    options.onError?.(error);
-  } catch {
-    // An error handler that throws must not take the process down.
-  }
-}
 
 /** One change a key follower saw: the KV key, whether it was a delete, its entry state. */
 interface KeyEvent {
@@ -76,7 +73,7 @@ function followKeys(
         if (stopped) current.stop();
         await messages.closed();
       } catch (error) {
-        if (!stopped && !link.closed) report(options, error);
+        if (!stopped && !link.closed) reportWatchError(options.onError, error);
       }
       markReady();
       if (stopped || link.closed) return;
@@ -162,28 +159,17 @@ export function createNatsWatches(link: NatsLink) {
     options: StoreWatchOptions = {},
   ): Promise<() => Promise<void>> {
     const filter = prefixFilter(prefix);
-    const batch = new Map<string, StoreChange['kind']>();
-    let flushTimer: NodeJS.Timeout | undefined;
     let closed = false;
-
-    function flush(): void {
-      flushTimer = undefined;
-      if (closed || batch.size === 0) return;
-      const changes = [...batch]
-        .map(([key, kind]) => ({ key, kind }))
-        .sort((a, b) => (a.key < b.key ? -1 : 1));
-      batch.clear();
-      try {
-        onChange(changes);
-      } catch (error) {
-        report(options, error);
-      }
-    }
+    const batcher = createChangeBatcher<StoreChange>({
+      delayMs: BATCH_DELAY_MS,
+      keyOf: (change) => change.key,
+      // "Something in this collection changed" outweighs any one key's news.
+      merge: (earlier, later) => (earlier.kind === 'unknown' ? earlier : later),
+      deliver: onChange,
+      onError: options.onError,
+    });
     function note(change: StoreChange | undefined): void {
-      if (closed || change === undefined) return;
-      const earlier = batch.get(change.key);
-      batch.set(change.key, earlier === 'unknown' ? 'unknown' : change.kind);
-      flushTimer ??= setTimeout(flush, BATCH_DELAY_MS);
+      if (!closed && change !== undefined) batcher.add(change);
     }
 
     let known = await snapshot(prefix, filter);
@@ -229,7 +215,7 @@ export function createNatsWatches(link: NatsLink) {
         known = fresh;
       })()
         .catch((error: unknown) => {
-          if (!closed) report(options, error);
+          if (!closed) reportWatchError(options.onError, error);
         })
         .finally(() => {
           comparing = false;
@@ -239,7 +225,7 @@ export function createNatsWatches(link: NatsLink) {
     return track(() => {
       closed = true;
       clearInterval(timer);
-      clearTimeout(flushTimer);
+      batcher.stop();
       keys.stop();
       try {
         logSubscription.unsubscribe();
@@ -256,14 +242,18 @@ export function createNatsWatches(link: NatsLink) {
   ): Promise<() => Promise<void>> {
     const filter = entryFilter(valueKey(collection, 'collection'));
     let closed = false;
-    const pending = new Set<string>();
-    let scheduled = false;
-    const call = (ids: string[] | 'all') => {
+    const batcher = createChangeBatcher<string>({
+      delayMs: 0,
+      keyOf: (id) => id,
+      deliver: onChange,
+      onError: options.onError,
+    });
+    const call = (ids: 'all') => {
       if (closed) return;
       try {
         onChange(ids);
       } catch (error) {
-        report(options, error);
+        reportWatchError(options.onError, error);
       }
     };
     const keys = followKeys(
@@ -272,15 +262,7 @@ export function createNatsWatches(link: NatsLink) {
       (event) => {
         const decoded = decodeKvKey(event.kvKey);
         if (decoded.kind !== 'entry' || event.state === 'staged' || closed) return;
-        pending.add(decoded.id);
-        if (scheduled) return;
-        scheduled = true;
-        setImmediate(() => {
-          scheduled = false;
-          const ids = [...pending].sort();
-          pending.clear();
-          if (ids.length > 0) call(ids);
-        });
+        batcher.add(decoded.id);
       },
       options,
     );
@@ -289,6 +271,7 @@ export function createNatsWatches(link: NatsLink) {
     return track(() => {
       closed = true;
       clearInterval(timer);
+      batcher.stop();
       keys.stop();
     });
   }

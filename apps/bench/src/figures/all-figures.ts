@@ -9,6 +9,7 @@ import { pollFigure } from './poll.js';
 import { readyFigure } from './ready.js';
 import { sendFigure } from './send.js';
 import { sendConcurrentFigure } from './send-concurrent.js';
+import { treeWatchFigure } from './tree-watch.js';
 import { uiLatencyFigure } from './ui-latency.js';
 import { watchFigure } from './watch.js';
 
@@ -19,6 +20,7 @@ export const ALL_FIGURES: readonly FigureDefinition[] = [
   claimFigure,
   pollFigure,
   watchFigure,
+  treeWatchFigure,
   readyFigure,
   cliStartFigure,
   mcpCallFigure,

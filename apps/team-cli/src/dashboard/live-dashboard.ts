@@ -1,16 +1,17 @@
-import { watch } from 'node:fs';
-import path from 'node:path';
 import type { RunStatusReport } from '@teamkit/team-core';
+import type { TeamkitStore } from '@teamkit/team-core/storage';
 import { type Paint, renderDashboard } from './render-dashboard.js';
 
 /** Options for {@link runLiveDashboard}. */
 export interface LiveDashboardOptions {
   home: string;
   runId: string;
+  /** The store that holds the run; its watch of the run's keys triggers the redraws. */
+  store: TeamkitStore;
   stdout?: NodeJS.WriteStream;
   paint?: Paint;
   signal?: AbortSignal;
-  /** The periodic redraw that backs the file watcher; default 500 ms. */
+  /** The periodic redraw that backs the store's watch; default 500 ms. */
   intervalMs?: number;
   /** Return when the run is stopped (deleted or failed); default true. */
   exitWhenStopped?: boolean;
@@ -21,35 +22,42 @@ const HIDE_CURSOR = '\u001b[?25l';
 const SHOW_CURSOR = '\u001b[?25h';
 
 /**
- * Redraws the dashboard of a run until `signal` aborts (or the run stops). A watcher on
- * the run folder redraws at once on a change; a timer redraws anyway, since watchers
- * miss events. On a TTY the screen is redrawn in place; elsewhere a line is printed
- * whenever the picture changes.
+ * Redraws the dashboard of a run until `signal` aborts (or the run stops). The store's
+ * watch of the run's keys (whichever store holds the run: files, NATS) redraws at once on
+ * a change; a timer redraws anyway, for what the watch is slow to see and for the clock.
+ * On a TTY the screen is redrawn in place; elsewhere a line is printed whenever the
+ * picture changes.
  */
 export async function runLiveDashboard(
   options: LiveDashboardOptions,
 ): Promise<RunStatusReport | undefined> {
-  const { collectRunStatus } = await import('@teamkit/team-core');
+  const [{ collectRunStatus }, { runKeys }] = await Promise.all([
+    import('@teamkit/team-core'),
+    import('@teamkit/team-core/storage'),
+  ]);
+  const { store } = options;
   const stdout = options.stdout ?? process.stdout;
   const tty = stdout.isTTY === true;
-  const root = path.join(options.home, 'runtime', options.runId);
   let last: RunStatusReport | undefined;
   let lastText = '';
   let wake: (() => void) | undefined;
-  const poke = () => wake?.();
-  let watcher: ReturnType<typeof watch> | undefined;
-  try {
-    watcher = watch(root, { recursive: true }, poke);
-    watcher.on('error', () => {});
-  } catch {
-    watcher = undefined;
-  }
+  let changed = false;
+  const poke = () => {
+    changed = true;
+    wake?.();
+  };
+  // The store batches a burst of writes into one call, so one redraw follows each burst.
+  // A watch that fails (at the start or later) leaves the timer's redraws.
+  const unwatch = await store
+    .watch(runKeys(options.runId).root, poke, { onError: () => {} })
+    .catch(() => async () => {});
   options.signal?.addEventListener('abort', poke, { once: true });
   if (tty) stdout.write(HIDE_CURSOR);
   try {
     while (options.signal?.aborted !== true) {
       try {
-        last = await collectRunStatus({ home: options.home, runId: options.runId });
+        changed = false;
+        last = await collectRunStatus({ home: options.home, runId: options.runId, store });
       } catch {
         // A torn read during a write: the next pass sees the settled file.
       }
@@ -73,17 +81,21 @@ export async function runLiveDashboard(
           break;
       }
       await new Promise<void>((resolve) => {
+        // A change that arrived while the status was read is drawn at once.
+        if (changed || options.signal?.aborted === true) {
+          resolve();
+          return;
+        }
         const timer = setTimeout(resolve, options.intervalMs ?? 500);
         wake = () => {
           clearTimeout(timer);
-          // Let a burst of writes settle before reading again.
-          setTimeout(resolve, 50);
+          resolve();
         };
       });
       wake = undefined;
     }
   } finally {
-    watcher?.close();
+    await unwatch();
     if (tty) stdout.write(SHOW_CURSOR);
   }
   return last;

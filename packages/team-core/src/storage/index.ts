@@ -1,4 +1,6 @@
 export { createFileAtomically, fsyncDirectory, writeFileAtomically } from './atomic-write.js';
+export type { ChangeBatcher, ChangeBatcherOptions } from './change-batcher.js';
+export { createChangeBatcher, reportWatchError } from './change-batcher.js';
 export { assertSafeSegment, containedPath, resolveContainedRealPath } from './contained-path.js';
 export type { DocumentProblem } from './document.js';
 export {

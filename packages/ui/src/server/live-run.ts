@@ -1,3 +1,4 @@
+import { createChangeBatcher } from '@teamkit/team-core/storage';
 import type {
   DiffSummary,
   EventView,
@@ -180,15 +181,10 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     }
   };
 
-  const pending = new Map<string, RunChange>();
-  let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   let closed = false;
 
-  const flush = () => {
-    timer = undefined;
-    const changes = [...pending.values()];
-    pending.clear();
+  const apply = (changes: RunChange[]) => {
     running = running.then(async () => {
       if (closed) return;
       const delta: RunDelta = {};
@@ -223,9 +219,14 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     });
   };
 
+  const batcher = createChangeBatcher<RunChange>({
+    delayMs: debounceMs,
+    keyOf: (change) => JSON.stringify(change),
+    deliver: apply,
+    onError,
+  });
   const queue = (changes: RunChange[]) => {
-    for (const change of changes) pending.set(JSON.stringify(change), change);
-    timer ??= setTimeout(flush, debounceMs);
+    for (const change of changes) batcher.add(change);
   };
 
   const unwatch = await reader.watch(queue, onError);
@@ -322,7 +323,7 @@ export async function openLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     async close() {
       closed = true;
       clearInterval(reconcileTimer);
-      if (timer !== undefined) clearTimeout(timer);
+      batcher.stop();
       listeners.clear();
       await unwatch();
       await running.catch(() => {});

@@ -18,7 +18,10 @@ export const dashboardCommand: CommandHandler = async (context, [run], options) 
     );
     return undefined;
   }
-  const { runLiveDashboard } = await import('../../dashboard/live-dashboard.js');
+  const [{ runLiveDashboard }, { storeForHome }] = await Promise.all([
+    import('../../dashboard/live-dashboard.js'),
+    import('@teamkit/team-core/storage'),
+  ]);
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
@@ -27,6 +30,8 @@ export const dashboardCommand: CommandHandler = async (context, [run], options) 
     await runLiveDashboard({
       home: context.home,
       runId,
+      // The store this process selected for the home: files, or NATS for a shared run.
+      store: storeForHome(context.home),
       paint: output.style,
       signal: controller.signal,
     });

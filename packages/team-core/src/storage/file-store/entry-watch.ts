@@ -1,14 +1,6 @@
 import fs from 'node:fs';
+import { createChangeBatcher, reportWatchError } from '../change-batcher.js';
 import { entryIdOf } from './entry-names.js';
-
-/** Reports an error to the caller's handler; a handler that throws is ignored too. */
-export function reportTo(onError: ((error: unknown) => void) | undefined, error: unknown): void {
-  try {
-    onError?.(error);
-  } catch {
-    // An error handler that throws must not take the process down either.
-  }
-}
 
 /**
  * Watches one collection folder with `fs.watch` (inotify on Linux; one folder, no
@@ -22,40 +14,34 @@ export function watchCollectionFolder(
   reconcileIntervalMs: number,
   onError: ((error: unknown) => void) | undefined,
 ): () => Promise<void> {
-  const pending = new Set<string>();
-  let scheduled = false;
   let closed = false;
-
-  const call = (ids: string[] | 'all') => {
-    if (closed) return;
-    try {
-      onChange(ids);
-    } catch (error) {
-      reportTo(onError, error);
-    }
-  };
+  const batcher = createChangeBatcher<string>({
+    delayMs: 0,
+    keyOf: (id) => id,
+    deliver: onChange,
+    onError,
+  });
 
   const watcher = fs.watch(folder, { persistent: true }, (_event, name) => {
     if (name === null) return;
     const id = entryIdOf(name, 'unread') ?? entryIdOf(name, 'reserved');
-    if (id === undefined) return;
-    pending.add(id);
-    if (scheduled) return;
-    scheduled = true;
-    setImmediate(() => {
-      scheduled = false;
-      const ids = [...pending].sort();
-      pending.clear();
-      if (ids.length > 0) call(ids);
-    });
+    if (id !== undefined) batcher.add(id);
   });
-  watcher.on('error', (error) => reportTo(onError, error));
-  const timer = setInterval(() => call('all'), reconcileIntervalMs);
+  watcher.on('error', (error) => reportWatchError(onError, error));
+  const timer = setInterval(() => {
+    if (closed) return;
+    try {
+      onChange('all');
+    } catch (error) {
+      reportWatchError(onError, error);
+    }
+  }, reconcileIntervalMs);
 
   return async () => {
     if (closed) return;
     closed = true;
     clearInterval(timer);
+    batcher.stop();
     watcher.close();
   };
 }

@@ -37,6 +37,36 @@ describe('file store watches', () => {
     await stop();
   });
 
+  it('report puts and deletes from file events alone, in folders made after the watch began', async () => {
+    const store = createFileStore({ root: path.join(folder, 'home') });
+    const seen: StoreChange[] = [];
+    const errors: unknown[] = [];
+    // No timed comparison runs during the test: only file events can report.
+    const stop = await store.watch('runtime', (changes) => seen.push(...changes), {
+      reconcileIntervalMs: 600_000,
+      onError: (error) => errors.push(error),
+    });
+    await store.put('runtime/r/tasks/1.json', '{"n":1}');
+    await until(
+      () => seen.some((change) => change.key === 'runtime/r/tasks/1.json'),
+      'the put in a new folder',
+    );
+    await store.put('runtime/r/tasks/1.json', '{"n":2}');
+    await until(() => seen.length >= 2, 'the second put');
+    await store.remove('runtime/r/tasks/1.json');
+    await until(
+      () => seen.some((change) => change.kind === 'delete'),
+      'the removal (a tombstone link)',
+    );
+    await stop();
+    expect(seen).toEqual([
+      { key: 'runtime/r/tasks/1.json', kind: 'put' },
+      { key: 'runtime/r/tasks/1.json', kind: 'put' },
+      { key: 'runtime/r/tasks/1.json', kind: 'delete' },
+    ]);
+    expect(errors).toEqual([]);
+  });
+
   it('report keys only, never the store revision links, temp files or lock folders', async () => {
     const store = createFileStore({ root: path.join(folder, 'home') });
     const seen: StoreChange[] = [];

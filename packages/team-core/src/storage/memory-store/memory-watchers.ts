@@ -1,23 +1,14 @@
+import { type ChangeBatcher, createChangeBatcher, reportWatchError } from '../change-batcher.js';
 import type { StoreChange, StoreWatchOptions } from '../teamkit-store.js';
-
-function report(options: StoreWatchOptions, error: unknown): void {
-  try {
-    options.onError?.(error);
-  } catch {
-    // An error handler that throws must not take the process down either.
-  }
-}
 
 interface TreeWatcher {
   prefix: string;
-  pending: Map<string, StoreChange['kind']>;
-  flush(): void;
+  batcher: ChangeBatcher<StoreChange>;
 }
 
 interface EntryWatcher {
   collection: string;
-  pending: Set<string>;
-  flush(): void;
+  batcher: ChangeBatcher<string>;
 }
 
 const isUnder = (key: string, prefix: string) =>
@@ -46,18 +37,14 @@ export function createMemoryWatchers() {
     /** Tells tree watches that `key` changed. */
     changed(key: string, kind: StoreChange['kind']): void {
       for (const watcher of trees) {
-        if (!isUnder(key, watcher.prefix)) continue;
-        if (watcher.pending.size === 0) setImmediate(() => watcher.flush());
-        watcher.pending.set(key, kind);
+        if (isUnder(key, watcher.prefix)) watcher.batcher.add({ key, kind });
       }
     },
 
     /** Tells entry watches that entry `id` of `collection` moved. */
     entryMoved(collection: string, id: string): void {
       for (const watcher of entryWatchers) {
-        if (watcher.collection !== collection) continue;
-        if (watcher.pending.size === 0) setImmediate(() => watcher.flush());
-        watcher.pending.add(id);
+        if (watcher.collection === collection) watcher.batcher.add(id);
       }
     },
 
@@ -68,22 +55,18 @@ export function createMemoryWatchers() {
     ): () => Promise<void> {
       const watcher: TreeWatcher = {
         prefix,
-        pending: new Map(),
-        flush() {
-          if (!trees.has(watcher) || watcher.pending.size === 0) return;
-          const changes = [...watcher.pending]
-            .map(([key, kind]) => ({ key, kind }))
-            .sort((a, b) => (a.key < b.key ? -1 : 1));
-          watcher.pending.clear();
-          try {
-            onChange(changes);
-          } catch (error) {
-            report(options, error);
-          }
-        },
+        batcher: createChangeBatcher({
+          delayMs: 0,
+          keyOf: (change) => change.key,
+          deliver: onChange,
+          onError: options.onError,
+        }),
       };
       trees.add(watcher);
-      return track(() => trees.delete(watcher));
+      return track(() => {
+        trees.delete(watcher);
+        watcher.batcher.stop();
+      });
     },
 
     watchEntries(
@@ -91,28 +74,27 @@ export function createMemoryWatchers() {
       onChange: (ids: string[] | 'all') => void,
       options: StoreWatchOptions,
     ): () => Promise<void> {
-      const call = (ids: string[] | 'all') => {
-        try {
-          onChange(ids);
-        } catch (error) {
-          report(options, error);
-        }
-      };
       const watcher: EntryWatcher = {
         collection,
-        pending: new Set(),
-        flush() {
-          if (!entryWatchers.has(watcher) || watcher.pending.size === 0) return;
-          const ids = [...watcher.pending].sort();
-          watcher.pending.clear();
-          call(ids);
-        },
+        batcher: createChangeBatcher({
+          delayMs: 0,
+          keyOf: (id) => id,
+          deliver: onChange,
+          onError: options.onError,
+        }),
       };
       entryWatchers.add(watcher);
-      const timer = setInterval(() => call('all'), options.reconcileIntervalMs ?? 1_000);
+      const timer = setInterval(() => {
+        try {
+          onChange('all');
+        } catch (error) {
+          reportWatchError(options.onError, error);
+        }
+      }, options.reconcileIntervalMs ?? 1_000);
       return track(() => {
         clearInterval(timer);
         entryWatchers.delete(watcher);
+        watcher.batcher.stop();
       });
     },
 
