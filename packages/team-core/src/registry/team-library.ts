@@ -55,7 +55,7 @@ export interface EffectiveTeam {
   declarationOrder: number;
 }
 
-/** A team that lost to another team with the same id. */
+/** A team that lost to another team with the same id in another folder. */
 export interface ShadowedTeam {
   id: string;
   winner: { scope: RegistryScope; source: string; folder: string };
@@ -230,7 +230,7 @@ function isUsableLead(team: EffectiveTeam): boolean {
  * Loads the effective team library through one pipeline for every source: collect
  * sources (project, then global) → normalise entries into registrations → discover
  * folders → parse → order (project before global, lower priority first, declaration
- * order, id) → resolve conflicts (the first of an id wins; later ones are shadows) →
+ * order, id) → resolve conflicts (the first of an id wins; later ones from another folder are shadows) →
  * validate (member ids registered, rolled back on rejection) → default lead.
  * Never throws for bad files: they are skipped and reported. Writes nothing.
  */
@@ -280,6 +280,9 @@ export async function loadTeamLibrary(options: LoadTeamLibraryOptions = {}): Pro
   const shadows: ShadowedTeam[] = [];
   for (const { registration, folder, team } of candidates) {
     const winner = teams.find((effective) => effective.id === team.id);
+    // The same folder registered twice (the built-in listed by both configs) is one team,
+    // not a collision: the first registration wins and nothing is reported.
+    if (winner !== undefined && winner.folder === folder) continue;
     if (winner !== undefined) {
       const message = `${winner.scope} team "${team.id}" shadows ${registration.scope} team "${team.id}" (${winner.folder} wins over ${folder}).`;
       shadows.push({
