@@ -491,6 +491,9 @@ describe('resolveTeam', () => {
     })();
     expect(isTeamkitError(unknown, 'TEAM_NOT_FOUND')).toBe(true);
     expect((unknown as Error).message).toBe('No team "ghost" (known teams: solo, coding-team).');
+    expect(() => resolveTeam(library, 'sol')).toThrow(
+      'No team "sol" (known teams: solo, coding-team). Did you mean "solo"?',
+    );
     expect(() => resolveTeam(library, 'duo')).toThrow(/Team "duo" is disabled in .*config\.json/);
     for (const bad of ['../solo', '', 'Solo', 'a/b']) {
       expect(() => resolveTeam(library, bad)).toThrow(

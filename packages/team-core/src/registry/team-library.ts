@@ -15,6 +15,7 @@ import {
 import { MemberIdRegistry } from './member-id-registry.js';
 import type { RegistryWarning } from './registry-warning.js';
 import type { RegistryScope, ResolvedSettings } from './settings.js';
+import { teamNotFoundHints } from './team-not-found.js';
 import { type ParsedTeam, parseTeamFolder } from './team-package.js';
 import { validateTeam } from './validate-team.js';
 
@@ -65,6 +66,11 @@ export interface ShadowedTeam {
 
 /** A registration that did not become a team, and why. */
 export interface SkippedTeam {
+  /**
+   * The team's id: the manifest's when it was read, else the built-in id or the name of
+   * the folder the entry points to (so `TEAM_NOT_FOUND` can say why an id is missing).
+   */
+  id: string;
   scope: RegistryScope;
   source: string;
   entry: string;
@@ -241,11 +247,19 @@ export async function loadTeamLibrary(options: LoadTeamLibraryOptions = {}): Pro
 
   const warnings: RegistryWarning[] = sources.flatMap((source) => source.warnings);
   const skipped: SkippedTeam[] = [];
-  const skip = (registration: TeamRegistration, error: unknown, folder?: string) => {
+  const skip = (
+    registration: TeamRegistration,
+    error: unknown,
+    folder?: string,
+    id = registration.kind === 'builtin'
+      ? registration.entry
+      : path.basename(folder ?? registration.entry),
+  ) => {
     const code: TeamkitErrorCode = isTeamkitError(error) ? error.code : 'IO_ERROR';
     const file = faultyFile(error, folder ?? registration.source);
     const reason = error instanceof Error ? error.message : String(error);
     skipped.push({
+      id,
       scope: registration.scope,
       source: registration.source,
       entry: registration.entry,
@@ -310,7 +324,7 @@ export async function loadTeamLibrary(options: LoadTeamLibraryOptions = {}): Pro
         declarationOrder: registration.declarationOrder,
       });
     } catch (error) {
-      skip(registration, error, folder);
+      skip(registration, error, folder, team.id);
     }
   }
 
@@ -337,7 +351,8 @@ export async function loadTeamLibrary(options: LoadTeamLibraryOptions = {}): Pro
 
 /**
  * Finds an enabled team of the library by id. Throws `INVALID_INPUT` for an id that is
- * not a team name, and `TEAM_NOT_FOUND` (listing the known ids) when no enabled team has it.
+ * not a team name, and `TEAM_NOT_FOUND` (listing the known ids, the closest one, and the
+ * teams the library skipped with their reasons) when no enabled team has it.
  */
 export function resolveTeam(library: TeamLibrary, id: string): EffectiveTeam {
   if (!TeamNameSchema.safeParse(id).success) {
@@ -353,11 +368,12 @@ export function resolveTeam(library: TeamLibrary, id: string): EffectiveTeam {
     .filter((candidate) => candidate.enabled)
     .map((candidate) => candidate.id);
   const listing = known.length === 0 ? 'no teams are enabled' : `known teams: ${known.join(', ')}`;
+  const hints = teamNotFoundHints(library, id, known);
   throw new TeamkitError(
     'TEAM_NOT_FOUND',
     team === undefined
-      ? `No team "${id}" (${listing}).`
+      ? `No team "${id}" (${listing}).${hints.text}`
       : `Team "${id}" is disabled in ${team.source}; set "enabled": true there to use it (${listing}).`,
-    { details: { id, known } },
+    { details: { id, known, ...(team === undefined ? hints.details : {}) } },
   );
 }
