@@ -146,6 +146,16 @@ describe('team commands against a real run', () => {
     const usage = await team(['task', 'claim', '--json']);
     expect(usage.code).toBe(2);
     expect(usage.json()).toMatchObject({ ok: false, error: { code: 'USAGE' } });
+    const bogusStatus = await team(['task', 'list', runId, '--status', 'pending,bogus', '--json']);
+    expect(bogusStatus.code).toBe(2);
+    expect(bogusStatus.json()).toMatchObject({
+      ok: false,
+      error: {
+        code: 'INVALID_INPUT',
+        message: expect.stringContaining('"bogus" is no task status'),
+      },
+    });
+    expect(bogusStatus.stdout).toContain('pending, claimed, in_progress');
     const unknownTask = await runCli(['task', 'get', '999', '--json'], asMember('tester'));
     expect(unknownTask.code).toBe(3);
     const created = await team(['task', 'create', runId, 'Contested', '--json']);
