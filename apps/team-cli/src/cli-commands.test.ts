@@ -212,6 +212,28 @@ describe('team commands against a real run', () => {
 });
 
 describe('commands without a run', () => {
+  it('refuses an unknown command with a suggestion, also when help is asked for', async () => {
+    for (const args of [['member', 'restart', '--help'], ['bogus']]) {
+      const unknown = await runCli([...args, '--json']);
+      expect(unknown.code, args.join(' ')).toBe(2);
+      expect(unknown.json()).toMatchObject({
+        ok: false,
+        error: {
+          code: 'USAGE',
+          message: `unknown command '${args[0]}'\n(run team --help for the commands.)`,
+        },
+      });
+    }
+    const nested = await runCli(['run', 'restart', '--help']);
+    expect(nested.code).toBe(2);
+    expect(nested.stdout + nested.stderr).toContain(
+      "unknown command 'restart'\n(Did you mean start?)\n(run team run --help for the commands.)",
+    );
+    const help = await runCli(['run', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: team run');
+  });
+
   it('init writes a starter config once and keeps it after', async () => {
     const temp = await createTempHome();
     try {

@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { CommandHandler } from './command-handler.js';
 import type { CommandAccess } from './run-command.js';
+import { unknownCommandHint, withoutHelpForUnknownCommand } from './unknown-command.js';
 
 type Loader = () => Promise<CommandHandler>;
 
@@ -426,13 +427,20 @@ export async function main(argv: readonly string[]): Promise<number> {
   );
 
   try {
-    await program.parseAsync([...argv]);
+    await program.parseAsync(withoutHelpForUnknownCommand(program, argv));
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
     if (error.exitCode === 0) return 0;
     const { UsageError, EXIT_CODES } = await import('./exit-codes.js');
     const { createOutput } = await import('./output.js');
-    await createOutput({ json }).failure(new UsageError(error.message.replace(/^error: /, '')));
+    const message = error.message.replace(/^error: /, '');
+    await createOutput({ json }).failure(
+      new UsageError(
+        error.code === 'commander.unknownCommand'
+          ? `${message}\n(${unknownCommandHint(program, argv)})`
+          : message,
+      ),
+    );
     return EXIT_CODES.usage;
   }
   return exitCode;
