@@ -402,6 +402,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       .description("print or write a host's configuration for the Teamkit MCP server")
       .option('--host <host>', 'claude | codex | gemini | opencode')
       .option('--member <name>', 'start the server as this member (needs --run)')
+      .option('--as <who>', 'start the server acting as the user ("user"): its inbox, lead rights')
       .option('--run <id>', 'the run (its id or a unique prefix)')
       .option('--tools <profile>', 'minimal | member | lead | all')
       .option('--write', "merge it into the host's configuration file")
