@@ -3,6 +3,7 @@ import { parseBenchOptions, USAGE } from './bench-options.js';
 import type { FigureResult } from './figure.js';
 import { ALL_FIGURES } from './figures/all-figures.js';
 import { describeMachine } from './machine-info.js';
+import { ensureSqliteBuilt, SQLITE_FIGURES } from './native-sqlite.js';
 import { formatTable, headlineOf } from './report-table.js';
 import { type BenchResults, defaultResultsPath, writeResults } from './results-file.js';
 import { runFigure } from './run-figure.js';
@@ -38,6 +39,14 @@ async function main(argv: string[]): Promise<number> {
   const figures = ALL_FIGURES.filter(
     (figure) => options.only.length === 0 || options.only.includes(figure.id),
   );
+
+  if (figures.some((figure) => SQLITE_FIGURES.includes(figure.id))) {
+    const failure = await ensureSqliteBuilt(log);
+    if (failure !== undefined) {
+      log(`The SQLite baseline cannot run: ${failure}`);
+      return 2;
+    }
+  }
 
   const started = performance.now();
   const machine = describeMachine();

@@ -146,6 +146,16 @@ describe('team commands against a real run', () => {
     const usage = await team(['task', 'claim', '--json']);
     expect(usage.code).toBe(2);
     expect(usage.json()).toMatchObject({ ok: false, error: { code: 'USAGE' } });
+    const bogusStatus = await team(['task', 'list', runId, '--status', 'pending,bogus', '--json']);
+    expect(bogusStatus.code).toBe(2);
+    expect(bogusStatus.json()).toMatchObject({
+      ok: false,
+      error: {
+        code: 'INVALID_INPUT',
+        message: expect.stringContaining('"bogus" is no task status'),
+      },
+    });
+    expect(bogusStatus.stdout).toContain('pending, claimed, in_progress');
     const unknownTask = await runCli(['task', 'get', '999', '--json'], asMember('tester'));
     expect(unknownTask.code).toBe(3);
     const created = await team(['task', 'create', runId, 'Contested', '--json']);
@@ -202,6 +212,28 @@ describe('team commands against a real run', () => {
 });
 
 describe('commands without a run', () => {
+  it('refuses an unknown command with a suggestion, also when help is asked for', async () => {
+    for (const args of [['member', 'restart', '--help'], ['bogus']]) {
+      const unknown = await runCli([...args, '--json']);
+      expect(unknown.code, args.join(' ')).toBe(2);
+      expect(unknown.json()).toMatchObject({
+        ok: false,
+        error: {
+          code: 'USAGE',
+          message: `unknown command '${args[0]}'\n(run team --help for the commands.)`,
+        },
+      });
+    }
+    const nested = await runCli(['run', 'restart', '--help']);
+    expect(nested.code).toBe(2);
+    expect(nested.stdout + nested.stderr).toContain(
+      "unknown command 'restart'\n(Did you mean start?)\n(run team run --help for the commands.)",
+    );
+    const help = await runCli(['run', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: team run');
+  });
+
   it('init writes a starter config once and keeps it after', async () => {
     const temp = await createTempHome();
     try {

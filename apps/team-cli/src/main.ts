@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { CommandHandler } from './command-handler.js';
 import type { CommandAccess } from './run-command.js';
+import { unknownCommandHint, withoutHelpForUnknownCommand } from './unknown-command.js';
 
 type Loader = () => Promise<CommandHandler>;
 
@@ -401,6 +402,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       .description("print or write a host's configuration for the Teamkit MCP server")
       .option('--host <host>', 'claude | codex | gemini | opencode')
       .option('--member <name>', 'start the server as this member (needs --run)')
+      .option('--as <who>', 'start the server acting as the user ("user"): its inbox, lead rights')
       .option('--run <id>', 'the run (its id or a unique prefix)')
       .option('--tools <profile>', 'minimal | member | lead | all')
       .option('--write', "merge it into the host's configuration file")
@@ -426,13 +428,20 @@ export async function main(argv: readonly string[]): Promise<number> {
   );
 
   try {
-    await program.parseAsync([...argv]);
+    await program.parseAsync(withoutHelpForUnknownCommand(program, argv));
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
     if (error.exitCode === 0) return 0;
     const { UsageError, EXIT_CODES } = await import('./exit-codes.js');
     const { createOutput } = await import('./output.js');
-    await createOutput({ json }).failure(new UsageError(error.message.replace(/^error: /, '')));
+    const message = error.message.replace(/^error: /, '');
+    await createOutput({ json }).failure(
+      new UsageError(
+        error.code === 'commander.unknownCommand'
+          ? `${message}\n(${unknownCommandHint(program, argv)})`
+          : message,
+      ),
+    );
     return EXIT_CODES.usage;
   }
   return exitCode;

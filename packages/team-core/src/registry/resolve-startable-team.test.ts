@@ -53,6 +53,33 @@ describe('resolveStartableTeam', () => {
       'No team "ghost" (enabled teams: coding-team; built-in teams: coding-team, solo, duo, squad). Register a team folder in the Teamkit config to add one.',
     );
   });
+
+  it('names a registered team that was skipped, with its reason, instead of hiding it', async () => {
+    const files = teamPackage('teams/mine', 'mine');
+    delete files['teams/mine/dev.agent.md'];
+    await writeTree(home, {
+      'config.json': configJson([{ id: 'coding-team' }, { path: '@teams/mine' }]),
+      ...files,
+    });
+    const library = await loadTeamLibrary({ home, env: {} });
+    expect(library.skipped.map((team) => team.id)).toEqual(['mine']);
+    const error = await resolveStartableTeam(library, 'mine').catch((caught) => caught);
+    expect(isTeamkitError(error, 'TEAM_NOT_FOUND')).toBe(true);
+    expect(error.message).toContain('Team "mine" is registered but was skipped: INVALID_TEAM in');
+    expect(error.message).toContain('dev.agent.md');
+    expect(error.details.skipped).toMatchObject([
+      { id: 'mine', code: 'INVALID_TEAM', reason: expect.stringContaining('dev.agent.md') },
+    ]);
+    expect(error.details.suggestion).toBeUndefined();
+
+    const typo = await resolveStartableTeam(library, 'coding-tem').catch((caught) => caught);
+    expect(typo.message).toContain('Did you mean "coding-team"?');
+    expect(typo.message).toContain('Skipped teams: "mine" (INVALID_TEAM: ');
+    expect(typo.details).toMatchObject({ suggestion: 'coding-team', skipped: [{ id: 'mine' }] });
+
+    const near = await resolveStartableTeam(library, 'mines').catch((caught) => caught);
+    expect(near.details.suggestion).toBe('mine');
+  });
 });
 
 describe('loadSettings', () => {

@@ -4,6 +4,7 @@ import { BUILTIN_TEAM_IDS, builtinTeamFolder, isBuiltinTeamId } from './builtin-
 import { MemberIdRegistry } from './member-id-registry.js';
 import type { RegistryScope } from './settings.js';
 import { resolveTeam, type TeamLibrary } from './team-library.js';
+import { teamNotFoundHints } from './team-not-found.js';
 import { parseTeamFolder } from './team-package.js';
 import { validateTeam } from './validate-team.js';
 
@@ -21,7 +22,8 @@ export interface StartableTeam {
  * user team may shadow a built-in id, and a registration with `enabled: false` switches
  * the id off). A built-in team that no config lists is still startable by its id: the
  * config decides the default team and the library view, not which built-ins exist.
- * Anything else is `TEAM_NOT_FOUND`, naming the enabled teams and the built-ins.
+ * Anything else is `TEAM_NOT_FOUND`, naming the enabled teams, the built-ins, the closest
+ * id and every skipped team with its reason.
  */
 export async function resolveStartableTeam(
   library: TeamLibrary,
@@ -41,10 +43,11 @@ export async function resolveStartableTeam(
   }
   if (!isBuiltinTeamId(id)) {
     const known = library.teams.filter((team) => team.enabled).map((team) => team.id);
+    const hints = teamNotFoundHints(library, id, [...known, ...BUILTIN_TEAM_IDS]);
     throw new TeamkitError(
       'TEAM_NOT_FOUND',
-      `No team "${id}" (enabled teams: ${known.join(', ') || 'none'}; built-in teams: ${BUILTIN_TEAM_IDS.join(', ')}). Register a team folder in the Teamkit config to add one.`,
-      { details: { id, known, builtin: [...BUILTIN_TEAM_IDS] } },
+      `No team "${id}" (enabled teams: ${known.join(', ') || 'none'}; built-in teams: ${BUILTIN_TEAM_IDS.join(', ')}).${hints.text || ' Register a team folder in the Teamkit config to add one.'}`,
+      { details: { id, known, builtin: [...BUILTIN_TEAM_IDS], ...hints.details } },
     );
   }
   const folder = await builtinTeamFolder(id);

@@ -137,6 +137,23 @@ describe('loadTeamLibrary: precedence', () => {
     expect(library.defaultLead).toEqual({ teamId: 'alpha', member: 'chief', scope: 'project' });
   });
 
+  it('reports no shadow when both configs register the same folder', async () => {
+    await writeTree(home, {
+      'config.json': configJson([{ id: 'coding-team' }, { path: '@teams/alpha' }]),
+      ...teamPackage('teams/alpha', 'alpha'),
+    });
+    await writeTree(project, {
+      '.teamkit/config.json': configJson([
+        { id: 'coding-team' },
+        { path: path.join(home, 'teams', 'alpha') },
+      ]),
+    });
+    const library = await load();
+    expect(ids(library)).toEqual(['project:coding-team', 'project:alpha']);
+    expect(library.shadows).toEqual([]);
+    expect(library.warnings).toEqual([]);
+  });
+
   it('puts a project team with priority 1 before a global team with priority 0', async () => {
     await writeTree(home, {
       'config.json': configJson([{ path: '@teams/g', priority: 0 }]),
@@ -204,7 +221,10 @@ describe('loadTeamLibrary: precedence', () => {
     });
     const library = await load();
     expect(ids(library)).toEqual(['project:coding-team', 'project:solo']);
-    expect(library.shadows.map((s) => s.id)).toEqual(['coding-team']);
+    expect(library.teams[0]?.enabled).toBe(false);
+    // The same built-in folder from both configs is one team, not a shadow of itself.
+    expect(library.shadows).toEqual([]);
+    expect(library.warnings).toEqual([]);
     expect(library.defaultLead).toEqual({
       teamId: 'solo',
       member: 'implementer',
@@ -471,6 +491,9 @@ describe('resolveTeam', () => {
     })();
     expect(isTeamkitError(unknown, 'TEAM_NOT_FOUND')).toBe(true);
     expect((unknown as Error).message).toBe('No team "ghost" (known teams: solo, coding-team).');
+    expect(() => resolveTeam(library, 'sol')).toThrow(
+      'No team "sol" (known teams: solo, coding-team). Did you mean "solo"?',
+    );
     expect(() => resolveTeam(library, 'duo')).toThrow(/Team "duo" is disabled in .*config\.json/);
     for (const bad of ['../solo', '', 'Solo', 'a/b']) {
       expect(() => resolveTeam(library, bad)).toThrow(

@@ -15,6 +15,7 @@ import {
 import { MemberIdRegistry } from './member-id-registry.js';
 import type { RegistryWarning } from './registry-warning.js';
 import type { RegistryScope, ResolvedSettings } from './settings.js';
+import { teamNotFoundHints } from './team-not-found.js';
 import { type ParsedTeam, parseTeamFolder } from './team-package.js';
 import { validateTeam } from './validate-team.js';
 
@@ -55,7 +56,7 @@ export interface EffectiveTeam {
   declarationOrder: number;
 }
 
-/** A team that lost to another team with the same id. */
+/** A team that lost to another team with the same id in another folder. */
 export interface ShadowedTeam {
   id: string;
   winner: { scope: RegistryScope; source: string; folder: string };
@@ -65,6 +66,11 @@ export interface ShadowedTeam {
 
 /** A registration that did not become a team, and why. */
 export interface SkippedTeam {
+  /**
+   * The team's id: the manifest's when it was read, else the built-in id or the name of
+   * the folder the entry points to (so `TEAM_NOT_FOUND` can say why an id is missing).
+   */
+  id: string;
   scope: RegistryScope;
   source: string;
   entry: string;
@@ -230,7 +236,7 @@ function isUsableLead(team: EffectiveTeam): boolean {
  * Loads the effective team library through one pipeline for every source: collect
  * sources (project, then global) → normalise entries into registrations → discover
  * folders → parse → order (project before global, lower priority first, declaration
- * order, id) → resolve conflicts (the first of an id wins; later ones are shadows) →
+ * order, id) → resolve conflicts (the first of an id wins; later ones from another folder are shadows) →
  * validate (member ids registered, rolled back on rejection) → default lead.
  * Never throws for bad files: they are skipped and reported. Writes nothing.
  */
@@ -241,11 +247,19 @@ export async function loadTeamLibrary(options: LoadTeamLibraryOptions = {}): Pro
 
   const warnings: RegistryWarning[] = sources.flatMap((source) => source.warnings);
   const skipped: SkippedTeam[] = [];
-  const skip = (registration: TeamRegistration, error: unknown, folder?: string) => {
+  const skip = (
+    registration: TeamRegistration,
+    error: unknown,
+    folder?: string,
+    id = registration.kind === 'builtin'
+      ? registration.entry
+      : path.basename(folder ?? registration.entry),
+  ) => {
     const code: TeamkitErrorCode = isTeamkitError(error) ? error.code : 'IO_ERROR';
     const file = faultyFile(error, folder ?? registration.source);
     const reason = error instanceof Error ? error.message : String(error);
     skipped.push({
+      id,
       scope: registration.scope,
       source: registration.source,
       entry: registration.entry,
@@ -280,6 +294,9 @@ export async function loadTeamLibrary(options: LoadTeamLibraryOptions = {}): Pro
   const shadows: ShadowedTeam[] = [];
   for (const { registration, folder, team } of candidates) {
     const winner = teams.find((effective) => effective.id === team.id);
+    // The same folder registered twice (the built-in listed by both configs) is one team,
+    // not a collision: the first registration wins and nothing is reported.
+    if (winner !== undefined && winner.folder === folder) continue;
     if (winner !== undefined) {
       const message = `${winner.scope} team "${team.id}" shadows ${registration.scope} team "${team.id}" (${winner.folder} wins over ${folder}).`;
       shadows.push({
@@ -307,7 +324,7 @@ export async function loadTeamLibrary(options: LoadTeamLibraryOptions = {}): Pro
         declarationOrder: registration.declarationOrder,
       });
     } catch (error) {
-      skip(registration, error, folder);
+      skip(registration, error, folder, team.id);
     }
   }
 
@@ -334,7 +351,8 @@ export async function loadTeamLibrary(options: LoadTeamLibraryOptions = {}): Pro
 
 /**
  * Finds an enabled team of the library by id. Throws `INVALID_INPUT` for an id that is
- * not a team name, and `TEAM_NOT_FOUND` (listing the known ids) when no enabled team has it.
+ * not a team name, and `TEAM_NOT_FOUND` (listing the known ids, the closest one, and the
+ * teams the library skipped with their reasons) when no enabled team has it.
  */
 export function resolveTeam(library: TeamLibrary, id: string): EffectiveTeam {
   if (!TeamNameSchema.safeParse(id).success) {
@@ -350,11 +368,12 @@ export function resolveTeam(library: TeamLibrary, id: string): EffectiveTeam {
     .filter((candidate) => candidate.enabled)
     .map((candidate) => candidate.id);
   const listing = known.length === 0 ? 'no teams are enabled' : `known teams: ${known.join(', ')}`;
+  const hints = teamNotFoundHints(library, id, known);
   throw new TeamkitError(
     'TEAM_NOT_FOUND',
     team === undefined
-      ? `No team "${id}" (${listing}).`
+      ? `No team "${id}" (${listing}).${hints.text}`
       : `Team "${id}" is disabled in ${team.source}; set "enabled": true there to use it (${listing}).`,
-    { details: { id, known } },
+    { details: { id, known, ...(team === undefined ? hints.details : {}) } },
   );
 }

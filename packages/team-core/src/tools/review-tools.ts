@@ -1,22 +1,37 @@
 import { z } from 'zod';
+import type { MemberClient } from '../runtime/member-client.js';
+import type { Task } from '../schema/index.js';
 import { defineTeamTool } from './team-tool.js';
 import { ToolTaskSchema, toolTask, toolTaskId } from './tool-results.js';
 
 const TaskOutput = z.object({ task: ToolTaskSchema });
+
+/**
+ * Offers a task for review from wherever its owner's work stands, as one call means it:
+ * a claimed task is started and an in-progress one completed first. Each step is a legal
+ * move of the status machine, made and recorded (`task.status`) on its own; a step the
+ * caller may not make is refused with its typed error, leaving the moves before it.
+ */
+export async function submitTaskForReview(client: MemberClient, id: string): Promise<Task> {
+  let task = await client.getTask(id);
+  if (task.status === 'claimed') task = await client.startTask(id);
+  if (task.status === 'in_progress') task = await client.completeTask(id);
+  return client.submitForReview(id);
+}
 
 /** `task_submit_for_review`: the owner offers finished work for review. */
 export const taskSubmitForReviewTool = defineTeamTool({
   name: 'task_submit_for_review',
   title: 'Submit a task for review',
   description:
-    'Offer a task you own for review once it is done (it moves to in_review); the lead approves it or asks for changes.',
+    'Offer a task you own for review once its work is done: it moves to in_review, first through in_progress and completed when it is still claimed or in progress (each move recorded). The lead then approves it or asks for changes.',
   input: z.object({ id: toolTaskId() }),
   output: TaskOutput,
   roles: ['member', 'user'],
   readOnly: false,
   operation: (input) => `submit task ${input.id} for review`,
   handler: async (input, context) => ({
-    task: toolTask(await (await context.client()).submitForReview(input.id)),
+    task: toolTask(await submitTaskForReview(await context.client(), input.id)),
   }),
   text: ({ task }) => `task ${task.id} is ${task.status}, waiting for review`,
   protocol: {

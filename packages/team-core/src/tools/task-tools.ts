@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TeamkitError } from '../errors/index.js';
 import type { MemberClient } from '../runtime/member-client.js';
 import { TASK_STATUSES, type Task } from '../schema/index.js';
+import { submitTaskForReview } from './review-tools.js';
 import { defineTeamTool } from './team-tool.js';
 import { ToolTaskSchema, taskLine, toolTask, toolTaskId } from './tool-results.js';
 
@@ -33,7 +34,7 @@ function moveTask(
     case 'completed':
       return client.completeTask(id);
     case 'in_review':
-      return client.submitForReview(id);
+      return submitTaskForReview(client, id);
     case 'approved':
       return client.approveTask(id);
     case 'pending':
@@ -153,7 +154,8 @@ export const taskGetTool = defineTeamTool({
 export const taskClaimTool = defineTeamTool({
   name: 'task_claim',
   title: 'Claim a team task',
-  description: 'Claim a ready task for yourself; then move it to in_progress with {task_update}.',
+  description:
+    'Claim a ready task for yourself (it becomes claimed). A task then goes claimed → in_progress → completed ({task_update} with that status) → in_review ({task_submit_for_review}, which also makes the moves still missing), and the lead approves it.',
   input: z.object({ id: toolTaskId() }),
   output: TaskOutput,
   roles: ['member', 'user'],

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { isTeamkitError } from '../errors/index.js';
@@ -164,6 +166,42 @@ describe('calls', () => {
     expect(back.output.task).toMatchObject({ status: 'pending', needsFix: true });
     expect((await call('task_get', { id: '1' }, member('writer'))).text).toContain(
       'review note: Add a test',
+    );
+  });
+
+  it('submits a claimed task for review in one call, each move recorded, as the descriptions say', async () => {
+    await call('task_create', { subject: 'Spec' }, member('lead'));
+    await call('task_create', { subject: 'Tests' }, member('lead'));
+    await call('task_claim', { id: '1' }, member('writer'));
+    expect(await refusal('task_submit_for_review', { id: '1' }, member('writer-2'))).toMatchObject({
+      code: 'NOT_OWNER',
+    });
+    const submitted = await call('task_submit_for_review', { id: '1' }, member('writer'));
+    expect(submitted.output.task).toMatchObject({ status: 'in_review', owner: 'writer' });
+    await call('task_claim', { id: '2' }, member('writer'));
+    await call('task_update', { id: '2', status: 'in_progress' }, member('writer'));
+    const updated = await call('task_update', { id: '2', status: 'in_review' }, member('writer'));
+    expect(updated.output.task).toMatchObject({ status: 'in_review' });
+    const log = await readFile(path.join(fixture.home, fixture.keys.events), 'utf8');
+    const moves = log
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+      .filter((event) => event.type === 'task.status')
+      .map((event) => `${event.actor} ${event.ids[0]}:${event.data.from}>${event.data.to}`);
+    expect(moves).toEqual([
+      'writer 1:claimed>in_progress',
+      'writer 1:in_progress>completed',
+      'writer 1:completed>in_review',
+      'writer 2:claimed>in_progress',
+      'writer 2:in_progress>completed',
+      'writer 2:completed>in_review',
+    ]);
+    const claim = describeTeamTool(tool('task_claim'), named);
+    expect(claim).toContain('claimed → in_progress → completed');
+    expect(claim).toContain('t_task_submit_for_review');
+    expect(describeTeamTool(tool('task_submit_for_review'), named)).toContain(
+      'first through in_progress and completed',
     );
   });
 

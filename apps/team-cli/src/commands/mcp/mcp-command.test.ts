@@ -99,6 +99,118 @@ describe('team mcp config', () => {
   });
 });
 
+/** Starts `command` as an MCP host would, calls one tool, and returns its exit code and replies. */
+async function callOneTool(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  tool: { name: string; arguments: Record<string, unknown> },
+): Promise<{ code: unknown; replies: { id?: number; result?: unknown }[] }> {
+  const child = spawn(command, args, {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
+  send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'test', version: '1' },
+    },
+  });
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: tool });
+  const deadline = Date.now() + 30_000;
+  while (!stdout.includes('"id":2') && child.exitCode === null && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.stdin.end();
+  const code = await exited;
+  const replies = stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+  return { code, replies };
+}
+
+describe('team mcp config --as user', () => {
+  it('writes a server that starts acting as the user, and refuses what could not start', async () => {
+    const printed = await team([
+      'mcp',
+      'config',
+      '--host',
+      'claude',
+      '--as',
+      'user',
+      '--run',
+      runId.slice(0, 8),
+      '--json',
+    ]);
+    expect(printed.code, printed.stderr).toBe(0);
+    const server = JSON.parse(printed.json().config as string).mcpServers.teamkit as {
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+    };
+    expect(server.args).toEqual(expect.arrayContaining(['--as', 'user']));
+    expect(server.env).toEqual({ TEAMKIT_HOME: home, TEAMKIT_RUN: runId });
+    const call = await callOneTool(server.command, server.args, server.env, {
+      name: 'send_message',
+      arguments: { to: 'lead', message: 'from the user over MCP' },
+    });
+    expect(call.code).toBe(0);
+    const result = call.replies.find((reply) => reply.id === 2)?.result as
+      | { isError?: boolean }
+      | undefined;
+    expect(result).toBeDefined();
+    expect(result?.isError).not.toBe(true);
+    const inbox = path.join(home, 'runtime', runId, 'inboxes', 'lead');
+    const bodies = await Promise.all(
+      (await readdir(inbox))
+        .filter((name) => name.endsWith('.json'))
+        .map(async (name) => JSON.parse(await readFile(path.join(inbox, name), 'utf8'))),
+    );
+    expect(bodies).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ from: 'user', body: 'from the user over MCP' }),
+      ]),
+    );
+
+    const someone = await team(['mcp', 'config', '--host', 'claude', '--as', 'lead', '--json']);
+    expect(someone.code).toBe(2);
+    expect(someone.json()).toMatchObject({ error: { code: 'INVALID_INPUT' } });
+    const both = await team([
+      'mcp',
+      'config',
+      '--host',
+      'claude',
+      '--as',
+      'user',
+      '--member',
+      'implementer',
+      '--run',
+      runId,
+    ]);
+    expect(both.code).toBe(2);
+    const member = await team(['mcp', 'config', '--host', 'claude', '--as', 'user', '--json'], {
+      TEAMKIT_HOME: home,
+      TEAMKIT_RUN: runId,
+      TEAMKIT_MEMBER: 'implementer',
+      TEAMKIT_TOKEN: token,
+    });
+    expect(member.code).toBe(5);
+    expect(member.json()).toMatchObject({ error: { code: 'IDENTITY_MISMATCH' } });
+  });
+});
+
 describe('team mcp', () => {
   it('serves the same tools as the member its environment names', async () => {
     const child = spawn(process.execPath, [CLI_BIN, 'mcp'], {

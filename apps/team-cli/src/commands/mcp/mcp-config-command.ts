@@ -8,9 +8,11 @@ const HOSTS = ['claude', 'codex', 'gemini', 'opencode'] as const;
 type Host = (typeof HOSTS)[number];
 
 /**
- * `team mcp config --host claude|codex|gemini|opencode [--member M --run R] [--tools P]
- * [--write [--file F]]`: prints (or merges into the host's file) the configuration that
- * starts the Teamkit MCP server in that host, as each host needs it.
+ * `team mcp config --host claude|codex|gemini|opencode [--member M --run R | --as user
+ * [--run R]] [--tools P] [--write [--file F]]`: prints (or merges into the host's file) the
+ * configuration that starts the Teamkit MCP server in that host, as each host needs it.
+ * The server's flags are checked by the server's own parser, so a config that would not
+ * start is refused here.
  */
 export const mcpConfigCommand: CommandHandler = async (context, _args, options) => {
   const host = options.host as Host | undefined;
@@ -21,6 +23,18 @@ export const mcpConfigCommand: CommandHandler = async (context, _args, options) 
   const run = typeof options.run === 'string' ? options.run : undefined;
   if (member !== undefined && run === undefined && context.memberRun === undefined) {
     throw new UsageError('--member needs --run (the run the member belongs to).');
+  }
+  const asUser = options.as !== undefined;
+  if (asUser && member !== undefined) {
+    throw new UsageError('--as user and --member are two identities; give one of them.');
+  }
+  if (asUser && context.member !== undefined) {
+    const { TeamkitError } = await import('@teamkit/team-core');
+    throw new TeamkitError(
+      'IDENTITY_MISMATCH',
+      `This process is member "${context.member}"; it cannot configure a server that acts as the user.`,
+      { details: { member: context.member } },
+    );
   }
   const env: Record<string, string> = {};
   if (member !== undefined || run !== undefined) {
@@ -39,10 +53,12 @@ export const mcpConfigCommand: CommandHandler = async (context, _args, options) 
     if (member !== undefined) env.TEAMKIT_MEMBER = member;
   }
   const args: string[] = [];
+  if (typeof options.as === 'string') args.push('--as', options.as);
   if (typeof options.tools === 'string') args.push('--tools', options.tools);
   // The lead tools' create and delete run this CLI (`team run start`, `team run stop`).
   if (options.tools === 'lead' || options.tools === 'all') args.push('--team-cli', TEAM_CLI_BIN);
-  const { renderMcpHostConfig } = await import('@teamkit/mcp');
+  const { parseServerArguments, renderMcpHostConfig } = await import('@teamkit/mcp');
+  parseServerArguments(args);
   const config = renderMcpHostConfig({ host, env, args });
   const { output } = context;
   if (options.write !== true) {

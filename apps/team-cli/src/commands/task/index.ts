@@ -1,4 +1,5 @@
-import type { MemberClient, Task, TaskStatus } from '@teamkit/team-core';
+import { type MemberClient, type Task, type TaskStatus, TeamkitError } from '@teamkit/team-core';
+import { TASK_STATUSES } from '@teamkit/team-core/schema';
 import {
   type CommandContext,
   callerClient,
@@ -71,6 +72,20 @@ export const taskCreateCommand: CommandHandler = async (context, args, options) 
   return undefined;
 };
 
+/** The statuses of `--status S,…`; one that is no task status is `INVALID_INPUT`. */
+function wantedStatuses(option: string): TaskStatus[] {
+  const wanted = option.split(',').map((status) => status.trim());
+  const unknown = wanted.filter((status) => !(TASK_STATUSES as readonly string[]).includes(status));
+  if (unknown.length > 0) {
+    throw new TeamkitError(
+      'INVALID_INPUT',
+      `--status ${unknown.map((status) => JSON.stringify(status)).join(', ')} is no task status; use one or more (comma-separated) of ${TASK_STATUSES.join(', ')}.`,
+      { details: { option: 'status', unknown, valid: [...TASK_STATUSES] } },
+    );
+  }
+  return wanted as TaskStatus[];
+}
+
 /**
  * `team task list [run] [--ready] [--owner NAME] [--status S,…]`. Task files that cannot
  * be read are listed as problems, never silently left out.
@@ -78,6 +93,7 @@ export const taskCreateCommand: CommandHandler = async (context, args, options) 
 export const taskListCommand: CommandHandler = async (context, args, options) => {
   const { run, rest } = splitRunArgument(context, args, 0);
   if (rest.length > 0) throw new UsageError('team task list takes at most a run.');
+  const statuses = typeof options.status === 'string' ? wantedStatuses(options.status) : undefined;
   const runId = await resolveRunId(context, run);
   const client = await callerClient(context, runId);
   const listing = await client.listTasks();
@@ -86,10 +102,7 @@ export const taskListCommand: CommandHandler = async (context, args, options) =>
   else tasks = listing.tasks;
   if (typeof options.owner === 'string')
     tasks = tasks.filter((task) => task.owner === options.owner);
-  if (typeof options.status === 'string') {
-    const wanted = options.status.split(',').map((status) => status.trim()) as TaskStatus[];
-    tasks = tasks.filter((task) => wanted.includes(task.status));
-  }
+  if (statuses !== undefined) tasks = tasks.filter((task) => statuses.includes(task.status));
   const { problemLines } = await import('../../problem-lines.js');
   const problems = listing.problems;
   context.output.result({ runId, tasks, problems }, () =>
