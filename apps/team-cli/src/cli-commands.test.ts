@@ -125,6 +125,35 @@ describe('team commands against a real run', () => {
     expect(empty.json()).toMatchObject({ ok: true, messages: [] });
   });
 
+  it("checks option values with the shared tool's schema (INVALID_INPUT naming the field)", async () => {
+    const badKind = await team([
+      'send',
+      runId,
+      '--to',
+      'tester',
+      '--kind',
+      'shutdown_request',
+      'Stop now',
+      '--json',
+    ]);
+    expect(badKind.code).toBe(2);
+    const error = badKind.json().error as { code: string; details: { issues: string[] } };
+    expect(error.code).toBe('INVALID_INPUT');
+    expect(error.details.issues.join(' ')).toContain('kind');
+    const badStatus = await team(['task', 'list', runId, '--status', 'bogus', '--json']);
+    expect(badStatus.json()).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    const badVersion = await team([
+      'artifact',
+      'get',
+      runId,
+      'design',
+      '--version',
+      'two',
+      '--json',
+    ]);
+    expect(badVersion.json()).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+  });
+
   it('refuses a member acting in another run or home (exit 5, IDENTITY_MISMATCH)', async () => {
     const other = await runCli(
       ['inbox', '00000000-0000-4000-8000-000000000000', '--json'],

@@ -1,6 +1,11 @@
 import type { RunOperation, RuntimeState } from '@teamkit/team-core';
 import type { CommandContext } from './command-context.js';
 
+// Who may run a member operation (mail, tasks, review, artifacts, permissions, shutdown,
+// the goal, merge, report) is the shared tools' roles, checked when `runToolAs` runs the
+// tool; the table is in docs/architecture.md. The two checks here are only for what is no
+// tool: operations on a whole run, and commands that reach beyond one run.
+
 /**
  * Refuses a command that reaches beyond one run (starting runs, sweeping, pruning
  * worktrees, writing the user's config) to any member: `PERMISSION_DENIED`.
@@ -12,8 +17,8 @@ export async function requireUser(context: CommandContext, operation: string): P
 }
 
 /**
- * Refuses a run-wide operation (stop, resume, supervise) to anyone but the user and
- * the lead of that run: `PERMISSION_DENIED` for other members, `IDENTITY_MISMATCH` for
+ * Refuses a run-wide operation that is no tool (stop, resume, supervise, interrupt) to
+ * anyone but the user and the lead of that run: `PERMISSION_DENIED` for other members, `IDENTITY_MISMATCH` for
  * a member of another run.
  */
 export async function authorizeRunOperation(

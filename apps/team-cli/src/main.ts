@@ -202,13 +202,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       .command('send <args...>')
       .description('send a message: team send [run] --to NAME|* <body>')
       .requiredOption('--to <name>', 'a member name, or * for everyone')
-      .addOption(
-        new Option('--kind <kind>', 'message kind').choices([
-          'message',
-          'announcement',
-          'task_update',
-        ]),
-      )
+      .option('--kind <kind>', 'message kind: message | announcement | task_update')
       .option('--summary <text>', 'a one-line summary')
       .option(
         '--claude',

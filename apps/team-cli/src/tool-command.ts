@@ -1,4 +1,10 @@
-import type { TeamToolCaller } from '@teamkit/team-core/tools';
+import type {
+  AnyTeamTool,
+  TeamToolAnswer,
+  TeamToolCaller,
+  TeamToolName,
+  TeamToolNamed,
+} from '@teamkit/team-core/tools';
 import { type CommandContext, callerClient } from './command-context.js';
 
 /**
@@ -17,20 +23,41 @@ const CLI_NAMES: Readonly<Record<string, string>> = {
   criterion_waive: '`team run criteria waive`',
   run_merge: '`team run merge`',
   run_report: '`team run report`',
+  read_messages: '`team inbox`',
+  acknowledge: '`team ack`',
+  send_message: '`team send`',
+  task_list: '`team task list`',
+  task_get: '`team task get`',
+  task_create: '`team task create`',
+  task_claim: '`team task claim`',
+  task_submit_for_review: '`team task review`',
+  task_approve: '`team task approve`',
+  task_request_changes: '`team task request-changes`',
+  task_update: '`team task`',
+  artifact_put: '`team artifact put`',
+  artifact_get: '`team artifact get`',
+  artifact_list: '`team artifact list`',
 };
+
+/** The structured output of the tool of that name. */
+export type ToolOutput<Name extends TeamToolName> = Awaited<
+  ReturnType<TeamToolNamed<Name>['handler']>
+>;
 
 /**
  * Runs one of the shared team tools (`@teamkit/team-core/tools`) as the caller of this
  * command — its member, or the user — so the CLI, the MCP server and the OpenCode plugin
- * do the same thing with the same checks and the same refusals. Resolves to the tool's
- * structured output and its text.
+ * do the same thing with the same checks and the same refusals. The arguments are the
+ * command's option values as given: the tool's zod input parses them (`INVALID_INPUT`
+ * naming the field), so no command checks or casts them itself. Resolves to the tool's
+ * typed output and its text.
  */
-export async function runToolAs(
+export async function runToolAs<Name extends TeamToolName>(
   context: CommandContext,
   runId: string,
-  name: string,
+  name: Name,
   args: Record<string, unknown>,
-): Promise<{ output: Record<string, unknown>; text: string }> {
+): Promise<TeamToolAnswer<ToolOutput<Name>>> {
   const { findLead, readRunState } = await import('@teamkit/team-core');
   const { createTeamRunView, findTeamTool, runTeamTool } = await import('@teamkit/team-core/tools');
   const tool = findTeamTool(name);
@@ -48,10 +75,14 @@ export async function runToolAs(
       ...(lead === undefined ? {} : { lead }),
     };
   }
-  return runTeamTool(tool, args, {
+  // Options left out are absent, not `undefined`, so a tool's strict checks see what was given.
+  const given = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined));
+  const answer = await runTeamTool(tool as AnyTeamTool, given, {
     caller,
     client: () => callerClient(context, runId),
     view: async () => createTeamRunView({ home: context.home, runId }),
     toolName: (base) => CLI_NAMES[base] ?? base,
   });
+  // The tool of `name` produced it: its output has that tool's type.
+  return answer as TeamToolAnswer<ToolOutput<Name>>;
 }

@@ -116,8 +116,13 @@ export const BOARD_COLUMNS: readonly { title: string; statuses: readonly TaskSta
   { title: 'approved', statuses: ['approved'] },
 ];
 
+/** What the board shows of a task: a stored task, or a task as the shared tools return it. */
+export type BoardTask = Pick<Task, 'id' | 'subject' | 'status' | 'owner'>;
+
 /** Tasks grouped by board column (cancelled and deleted tasks are left out). */
-export function boardColumns(tasks: readonly Task[]): { title: string; tasks: Task[] }[] {
+export function boardColumns<T extends BoardTask>(
+  tasks: readonly T[],
+): { title: string; tasks: T[] }[] {
   return BOARD_COLUMNS.map((column) => ({
     title: column.title,
     tasks: tasks.filter((task) => column.statuses.includes(task.status)),
@@ -125,7 +130,7 @@ export function boardColumns(tasks: readonly Task[]): { title: string; tasks: Ta
 }
 
 /** The board as side-by-side columns of `#id subject (owner)` cards. */
-export function renderBoard(tasks: readonly Task[], options: RenderOptions = {}): string {
+export function renderBoard(tasks: readonly BoardTask[], options: RenderOptions = {}): string {
   const width = Math.max(60, options.width ?? 100);
   const paint = options.paint ?? plain;
   const columns = boardColumns(tasks);

@@ -58,7 +58,7 @@ export const artifactGetTool = defineTeamTool({
   description: 'Read an artifact of the run by name: the newest version, or the one given.',
   input: z.object({
     name: artifactName(),
-    revision: z
+    revision: z.coerce
       .number()
       .int()
       .positive()

@@ -5,7 +5,7 @@
  * server's tools. A subpath of its own, so the root entry does not load it.
  */
 export { goalOutput, goalText } from './goal-tools.js';
-export { MAX_MAIL_WAIT_SECONDS } from './message-tools.js';
+export { MAX_MAIL_WAIT_SECONDS, SEND_MESSAGE_KINDS } from './message-tools.js';
 export type { TeamToolAnswer } from './run-team-tool.js';
 export { runTeamTool } from './run-team-tool.js';
 export { TASK_UPDATE_STATUSES } from './task-tools.js';
@@ -23,7 +23,7 @@ export type {
   TeamToolRole,
 } from './team-tool.js';
 export { defineTeamTool } from './team-tool.js';
-export type { TeamToolProfile } from './team-tools.js';
+export type { TeamToolName, TeamToolNamed, TeamToolProfile } from './team-tools.js';
 export {
   describeTeamTool,
   findTeamTool,
@@ -32,6 +32,13 @@ export {
   teamToolsOfProfile,
 } from './team-tools.js';
 export { assertMayCallTool, callerRoles, mayCallTool } from './tool-access.js';
-export type { ToolMessage, ToolTask } from './tool-results.js';
-export { messagesText, ToolMessageSchema, ToolTaskSchema, taskLine } from './tool-results.js';
+export type { ToolMessage, ToolProblem, ToolTask } from './tool-results.js';
+export {
+  messagesText,
+  ToolMessageSchema,
+  ToolProblemSchema,
+  ToolTaskSchema,
+  taskLine,
+  toolMessage,
+} from './tool-results.js';
 export { createToolVocabulary } from './tool-vocabulary.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { renderRunReport } from '../report/render-run-report.js';
+import { TASK_STATUSES } from '../schema/index.js';
 import { defineTeamTool } from './team-tool.js';
 
 /** `run_report`: what the run did, for anyone in it. */
@@ -43,9 +44,28 @@ export const runMergeTool = defineTeamTool({
     dryRun: z.boolean(),
     from: z.string().optional(),
     to: z.string(),
-    fellBackFrom: z.string().optional(),
-    tasks: z.array(z.object({ id: z.string(), outcome: z.enum(['merged', 'already-merged']) })),
-    skipped: z.array(z.object({ id: z.string(), reason: z.enum(['not-approved', 'no-work']) })),
+    /** The branch asked for when the work went elsewhere, and why. */
+    fellBack: z.object({ from: z.string(), reason: z.string() }).optional(),
+    /** The checkout moved forward with the branch, when it had the branch checked out. */
+    checkout: z.string().optional(),
+    tasks: z.array(
+      z.object({
+        id: z.string(),
+        subject: z.string(),
+        owner: z.string().optional(),
+        commit: z.string(),
+        outcome: z.enum(['merged', 'already-merged']),
+        mergeCommit: z.string().optional(),
+      }),
+    ),
+    skipped: z.array(
+      z.object({
+        id: z.string(),
+        subject: z.string(),
+        status: z.enum(TASK_STATUSES),
+        reason: z.enum(['not-approved', 'no-work']),
+      }),
+    ),
   }),
   roles: ['lead', 'user'],
   readOnly: false,
@@ -57,17 +77,11 @@ export const runMergeTool = defineTeamTool({
       ...(input.dryRun === undefined ? {} : { dryRun: input.dryRun }),
     });
     return {
-      runId: report.runId,
-      into: report.into,
-      changed: report.changed,
-      dryRun: report.dryRun,
-      ...(report.from === undefined ? {} : { from: report.from }),
-      to: report.to,
-      ...(report.fellBack === undefined ? {} : { fellBackFrom: report.fellBack.from }),
-      tasks: report.tasks.map((task) => ({ id: task.id, outcome: task.outcome })),
-      skipped: report.skipped.map((task) => ({ id: task.id, reason: task.reason })),
+      ...report,
+      tasks: report.tasks.map((task) => ({ ...task })),
+      skipped: report.skipped.map((task) => ({ ...task })),
     };
   },
   text: (output) =>
-    `${output.dryRun ? 'would merge' : output.changed ? 'merged' : 'nothing new to merge'} into ${output.into}${output.fellBackFrom === undefined ? '' : ` (instead of ${output.fellBackFrom})`}: tasks ${output.tasks.map((task) => `${task.id}${task.outcome === 'already-merged' ? ' (already there)' : ''}`).join(', ') || '-'}${output.skipped.length === 0 ? '' : `; left out ${output.skipped.map((task) => `${task.id} (${task.reason})`).join(', ')}`}`,
+    `${output.dryRun ? 'would merge' : output.changed ? 'merged' : 'nothing new to merge'} into ${output.into}${output.fellBack === undefined ? '' : ` (instead of ${output.fellBack.from})`}: tasks ${output.tasks.map((task) => `${task.id}${task.outcome === 'already-merged' ? ' (already there)' : ''}`).join(', ') || '-'}${output.skipped.length === 0 ? '' : `; left out ${output.skipped.map((task) => `${task.id} (${task.reason})`).join(', ')}`}`,
 });

@@ -1,25 +1,78 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
+import { TeamkitError } from '../errors/index.js';
 import type { MemberClient } from '../runtime/member-client.js';
-import type { Message } from '../schema/index.js';
 import { defineTeamTool } from './team-tool.js';
-import { messagesText, ToolMessageSchema, toolMessage } from './tool-results.js';
+import {
+  messagesText,
+  ToolMessageSchema,
+  ToolProblemSchema,
+  toolMessage,
+  toolProblem,
+} from './tool-results.js';
 
 /** The longest `wait_for_mail` wait: under the shortest default tool timeout of the hosts (Codex, 60 s). */
 export const MAX_MAIL_WAIT_SECONDS = 50;
 const POLL_MS = 200;
 
+/** The kinds of message a caller may send with `send_message` (the others belong to protocols). */
+export const SEND_MESSAGE_KINDS = ['message', 'announcement', 'task_update'] as const;
+
 const MailOutput = z.object({
   messages: z.array(ToolMessageSchema),
   acknowledged: z.boolean(),
+  /** Inbox files that could not be read: reported, left in place, never silently dropped. */
+  problems: z.array(ToolProblemSchema).optional(),
 });
 
 async function readMail(client: MemberClient, ack: boolean): Promise<z.infer<typeof MailOutput>> {
-  const messages: Message[] = await client.inbox();
+  const { messages, problems } = await client.mailbox.listUnread(client.member);
   if (ack && messages.length > 0) {
     await client.acknowledge(messages.map((message) => message.messageId));
   }
-  return { messages: messages.map(toolMessage), acknowledged: ack && messages.length > 0 };
+  return {
+    messages: messages.map(toolMessage),
+    acknowledged: ack && messages.length > 0,
+    ...(problems.length === 0 ? {} : { problems: problems.map(toolProblem) }),
+  };
+}
+
+const FULL_MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const MESSAGE_ID_PREFIX = /^[0-9a-f][0-9a-f-]{3,34}$/;
+
+/**
+ * The full ids of the given ones: a full id stands for itself (acknowledging twice is
+ * harmless); a shorter one must be the prefix, at least four characters, of exactly one
+ * unread message. Returns what matched and what matched nothing.
+ */
+async function resolveMessageIds(
+  client: MemberClient,
+  given: readonly string[],
+): Promise<{ resolved: string[]; missing: string[] }> {
+  const resolved: string[] = [];
+  const missing: string[] = [];
+  let unread: string[] | undefined;
+  for (const entry of given) {
+    const id = entry.toLowerCase();
+    if (FULL_MESSAGE_ID.test(id)) {
+      resolved.push(id);
+      continue;
+    }
+    unread ??= (await client.mailbox.listUnread(client.member)).messages.map(
+      (message) => message.messageId,
+    );
+    const matches = MESSAGE_ID_PREFIX.test(id) ? unread.filter((full) => full.startsWith(id)) : [];
+    if (matches.length > 1) {
+      throw new TeamkitError(
+        'INVALID_INPUT',
+        `"${entry}" matches ${matches.length} unread messages (${matches.join(', ')}); give more characters.`,
+        { details: { runId: client.runId, member: client.member, id: entry, matches } },
+      );
+    }
+    if (matches.length === 1) resolved.push(matches[0] as string);
+    else missing.push(entry);
+  }
+  return { resolved: [...new Set(resolved)], missing };
 }
 
 const ackInput = z
@@ -37,9 +90,15 @@ export const sendMessageTool = defineTeamTool({
     to: z.string().min(1).max(64).describe('The member name as listed by {status}, or "*".'),
     message: z.string().min(1).describe('The message body.'),
     summary: z.string().max(200).optional().describe('A few words shown with the message.'),
+    kind: z
+      .enum(SEND_MESSAGE_KINDS)
+      .optional()
+      .describe('What the message is (default "message").'),
   }),
   output: z.object({
     messageId: z.string(),
+    /** Who sent it: the caller, as the run knows it. */
+    from: z.string(),
     delivered: z.array(z.string()),
     refused: z.array(z.object({ member: z.string(), code: z.string(), message: z.string() })),
   }),
@@ -51,11 +110,13 @@ export const sendMessageTool = defineTeamTool({
     const result = await client.send({
       to: input.to,
       body: input.message,
+      ...(input.kind === undefined ? {} : { kind: input.kind }),
       ...(input.summary === undefined ? {} : { summary: input.summary }),
     });
     context.mailSent?.(client.runId, result.delivered);
     return {
       messageId: result.messageId,
+      from: client.member,
       delivered: result.delivered,
       refused: result.refused.map((refusal) => ({ ...refusal })),
     };
@@ -83,19 +144,27 @@ export const readMessagesTool = defineTeamTool({
   readOnly: false,
   operation: () => 'read team mail',
   handler: async (input, context) => readMail(await context.client(), input.ack === true),
-  text: (output) => messagesText(output.messages),
+  text: (output) =>
+    [
+      messagesText(output.messages),
+      ...(output.problems ?? []).map((problem) => `unreadable: ${problem.path} (${problem.code})`),
+    ].join('\n'),
   protocol: {
     readMail: (name) =>
       `the \`${name('read_messages')}\` tool, then \`${name('acknowledge')}\` with the ids once you have acted on them`,
   },
 });
 
-/** `acknowledge`: marks messages handled; idempotent. */
+/**
+ * `acknowledge`: marks messages handled, by full id or a unique prefix of an unread one;
+ * idempotent. An id that matches nothing in the caller's inbox is refused with
+ * `UNKNOWN_MESSAGE` (the others are still acknowledged), never reported as acknowledged.
+ */
 export const acknowledgeTool = defineTeamTool({
   name: 'acknowledge',
   title: 'Acknowledge team messages',
   description:
-    'Mark messages as handled, by id, once you have acted on them; they are then no longer unread. Acknowledging twice is harmless.',
+    'Mark messages as handled, by id (or a unique prefix of at least four characters of an unread one), once you have acted on them; they are then no longer unread. Acknowledging twice is harmless; an id that matches nothing is refused.',
   input: z.object({
     messageIds: z
       .array(z.string().min(1).max(100))
@@ -103,16 +172,42 @@ export const acknowledgeTool = defineTeamTool({
       .max(500)
       .describe('The ids of the messages (the id attribute of each <team_message>).'),
   }),
-  output: z.object({ acknowledged: z.array(z.string()) }),
+  output: z.object({
+    acknowledged: z.array(z.string()),
+    /** Ids that were acknowledged before this call. */
+    alreadyAcknowledged: z.array(z.string()),
+  }),
   roles: ['member', 'user'],
   readOnly: false,
   operation: () => 'acknowledge team mail',
   async handler(input, context) {
-    const ids = [...new Set(input.messageIds)];
-    await (await context.client()).acknowledge(ids);
-    return { acknowledged: ids };
+    const client = await context.client();
+    const { resolved, missing } = await resolveMessageIds(client, input.messageIds);
+    const outcome =
+      resolved.length === 0
+        ? { acknowledged: [], alreadyProcessed: [], missing: [] }
+        : await client.mailbox.acknowledge(client.member, resolved);
+    missing.push(...outcome.missing);
+    if (missing.length > 0) {
+      const handled = [...outcome.acknowledged, ...outcome.alreadyProcessed];
+      throw new TeamkitError(
+        'UNKNOWN_MESSAGE',
+        `${client.member}'s inbox holds no unread message ${missing.join(', ')}${handled.length > 0 ? `; acknowledged ${handled.join(', ')}` : ''}. Check the ids with ${context.toolName('read_messages')} (a short id must match exactly one unread message).`,
+        {
+          details: {
+            runId: client.runId,
+            member: client.member,
+            acknowledged: outcome.acknowledged,
+            alreadyAcknowledged: outcome.alreadyProcessed,
+            missing,
+          },
+        },
+      );
+    }
+    return { acknowledged: outcome.acknowledged, alreadyAcknowledged: outcome.alreadyProcessed };
   },
-  text: (output) => `acknowledged ${output.acknowledged.length} message(s)`,
+  text: (output) =>
+    `acknowledged ${output.acknowledged.length} message(s)${output.alreadyAcknowledged.length > 0 ? `; already acknowledged: ${output.alreadyAcknowledged.join(', ')}` : ''}`,
 });
 
 /** `wait_for_mail`: a bounded long poll, since hosts do not act on resource notifications. */

@@ -4,7 +4,14 @@ import type { MemberClient } from '../runtime/member-client.js';
 import { TASK_STATUSES, type Task } from '../schema/index.js';
 import { submitTaskForReview } from './review-tools.js';
 import { defineTeamTool } from './team-tool.js';
-import { ToolTaskSchema, taskLine, toolTask, toolTaskId } from './tool-results.js';
+import {
+  ToolProblemSchema,
+  ToolTaskSchema,
+  taskLine,
+  toolProblem,
+  toolTask,
+  toolTaskId,
+} from './tool-results.js';
 
 const TaskOutput = z.object({ task: ToolTaskSchema });
 
@@ -76,6 +83,12 @@ export const taskCreateTool = defineTeamTool({
       .max(100)
       .optional()
       .describe('Ids of tasks that must be done first.'),
+    role: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('The role expected to take it (recorded with the task).'),
   }),
   output: TaskOutput,
   roles: ['member', 'user'],
@@ -85,7 +98,10 @@ export const taskCreateTool = defineTeamTool({
     const task = await (await context.client()).createTask({
       subject: input.subject,
       ...(input.description === undefined ? {} : { description: input.description }),
-      ...(input.blockedBy === undefined ? {} : { blockedBy: input.blockedBy }),
+      ...(input.blockedBy === undefined || input.blockedBy.length === 0
+        ? {}
+        : { blockedBy: input.blockedBy }),
+      ...(input.role === undefined ? {} : { metadata: { role: input.role } }),
     });
     return { task: toolTask(task) };
   },
@@ -107,24 +123,47 @@ export const taskListTool = defineTeamTool({
     "List the team's tasks, optionally only those ready to claim (ready: true), by status or by owner.",
   input: z.object({
     ready: z.boolean().optional().describe('Only tasks that are pending, unowned and unblocked.'),
-    status: z.enum(TASK_STATUSES).optional(),
+    status: z
+      .union([z.enum(TASK_STATUSES), z.array(z.enum(TASK_STATUSES)).min(1)])
+      .optional()
+      .describe('Only tasks in this status (or any of these).'),
     owner: z.string().max(64).optional().describe('Only tasks of this member.'),
   }),
-  output: z.object({ tasks: z.array(ToolTaskSchema) }),
+  output: z.object({
+    tasks: z.array(ToolTaskSchema),
+    /** Task files that could not be read: reported, left in place, never silently left out. */
+    problems: z.array(ToolProblemSchema).optional(),
+  }),
   roles: ['member', 'user', 'observer'],
   readOnly: true,
   operation: () => 'list tasks',
   async handler(input, context) {
     const view = await context.view();
-    const tasks = input.ready
-      ? await view.readyTasks()
-      : await view.listTasks({
-          ...(input.status === undefined ? {} : { status: input.status }),
-          ...(input.owner === undefined ? {} : { owner: input.owner }),
-        });
-    return { tasks: tasks.map(toolTask) };
+    const filter = {
+      ...(input.status === undefined ? {} : { status: input.status }),
+      ...(input.owner === undefined ? {} : { owner: input.owner }),
+    };
+    const listing = await view.listTasks(input.ready ? {} : filter);
+    let tasks = listing.tasks;
+    if (input.ready) {
+      // Ready tasks, narrowed by the same filter the list takes.
+      const wanted = input.status === undefined ? undefined : [input.status].flat();
+      tasks = (await view.readyTasks()).filter(
+        (task) =>
+          (wanted === undefined || wanted.includes(task.status)) &&
+          (input.owner === undefined || task.owner === input.owner),
+      );
+    }
+    return {
+      tasks: tasks.map(toolTask),
+      ...(listing.problems.length === 0 ? {} : { problems: listing.problems.map(toolProblem) }),
+    };
   },
-  text: ({ tasks }) => (tasks.length === 0 ? 'no tasks' : tasks.map(taskLine).join('\n')),
+  text: ({ tasks, problems }) =>
+    [
+      ...(tasks.length === 0 ? ['no tasks'] : tasks.map(taskLine)),
+      ...(problems ?? []).map((problem) => `unreadable: ${problem.path} (${problem.code})`),
+    ].join('\n'),
   protocol: { listReadyTasks: (name) => `the \`${name('task_list')}\` tool with \`ready: true\`` },
 });
 

@@ -2,15 +2,15 @@ import { type ArtifactListing, createRunArtifacts } from '../artifacts/index.js'
 import { collectRunStatus, type RunStatusReport } from '../runtime/run-status.js';
 import type { Artifact, Task } from '../schema/index.js';
 import type { LockOptions, TeamkitStore } from '../storage/index.js';
-import { createTaskList, type TaskFilter } from '../tasklist/index.js';
+import { createTaskList, type TaskFilter, type TaskListing } from '../tasklist/index.js';
 
 /** What read-only tools read of a run; it writes nothing. */
 export interface TeamRunView {
   readonly runId: string;
   /** Members, tasks by status, unread counts and recent events. */
   status(): Promise<RunStatusReport>;
-  /** Tasks by filter, sorted by id; unreadable task files are left out (the status reports them). */
-  listTasks(filter?: TaskFilter): Promise<Task[]>;
+  /** Tasks by filter, sorted by id, and the task files that could not be read. */
+  listTasks(filter?: TaskFilter): Promise<TaskListing>;
   /** Pending, unowned tasks whose blockers are all done. */
   readyTasks(): Promise<Task[]>;
   getTask(id: string): Promise<Task>;
@@ -41,7 +41,7 @@ export function createTeamRunView(options: TeamRunViewOptions): TeamRunView {
   return {
     runId: options.runId,
     status: () => collectRunStatus(seams),
-    listTasks: async (filter) => (await tasks.listTasks(filter)).tasks,
+    listTasks: (filter) => tasks.listTasks(filter),
     readyTasks: () => tasks.readyTasks(),
     getTask: (id) => tasks.getTask(id),
     readArtifact: (name, revision) => artifacts().read(name, revision),

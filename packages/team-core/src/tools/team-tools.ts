@@ -29,43 +29,51 @@ import {
 } from './task-tools.js';
 import type { AnyTeamTool } from './team-tool.js';
 
+/** Every team tool by its base name, with its own schema types. */
+const TOOLS_BY_NAME = {
+  status: statusTool,
+  read_messages: readMessagesTool,
+  acknowledge: acknowledgeTool,
+  send_message: sendMessageTool,
+  wait_for_mail: waitForMailTool,
+  task_list: taskListTool,
+  task_get: taskGetTool,
+  task_create: taskCreateTool,
+  task_claim: taskClaimTool,
+  task_submit_for_review: taskSubmitForReviewTool,
+  task_approve: taskApproveTool,
+  task_request_changes: taskRequestChangesTool,
+  task_update: taskUpdateTool,
+  approve_shutdown: approveShutdownTool,
+  reject_shutdown: rejectShutdownTool,
+  permission_request: permissionRequestTool,
+  permission_list: permissionListTool,
+  artifact_put: artifactPutTool,
+  artifact_get: artifactGetTool,
+  artifact_list: artifactListTool,
+  run_report: runReportTool,
+  list: listTool,
+  create: createTool,
+  delete: deleteTool,
+  shutdown_request: shutdownRequestTool,
+  permission_decide: permissionDecideTool,
+  goal_set: goalSetTool,
+  criterion_evidence: criterionEvidenceTool,
+  criterion_waive: criterionWaiveTool,
+  run_merge: runMergeTool,
+} as const;
+
+/** The base name of a team tool (`send_message`). */
+export type TeamToolName = keyof typeof TOOLS_BY_NAME;
+/** The tool of that base name, with its own input and output types. */
+export type TeamToolNamed<Name extends TeamToolName> = (typeof TOOLS_BY_NAME)[Name];
+
 /**
  * Every team tool, in the order hosts list them. Where two tools perform the same
  * protocol operation, the earlier one names it in the prompt (the review tools before
  * `task_update`).
  */
-export const TEAM_TOOLS: readonly AnyTeamTool[] = [
-  statusTool,
-  readMessagesTool,
-  acknowledgeTool,
-  sendMessageTool,
-  waitForMailTool,
-  taskListTool,
-  taskGetTool,
-  taskCreateTool,
-  taskClaimTool,
-  taskSubmitForReviewTool,
-  taskApproveTool,
-  taskRequestChangesTool,
-  taskUpdateTool,
-  approveShutdownTool,
-  rejectShutdownTool,
-  permissionRequestTool,
-  permissionListTool,
-  artifactPutTool,
-  artifactGetTool,
-  artifactListTool,
-  runReportTool,
-  listTool,
-  createTool,
-  deleteTool,
-  shutdownRequestTool,
-  permissionDecideTool,
-  goalSetTool,
-  criterionEvidenceTool,
-  criterionWaiveTool,
-  runMergeTool,
-];
+export const TEAM_TOOLS: readonly AnyTeamTool[] = Object.values(TOOLS_BY_NAME);
 
 /** The tool sets a server can offer, smallest first; `member` is the default. */
 export const TEAM_TOOL_PROFILES = ['minimal', 'member', 'lead', 'all'] as const;
@@ -131,9 +139,11 @@ export function teamToolsOfProfile(profile: TeamToolProfile): AnyTeamTool[] {
   return TEAM_TOOLS.filter((tool) => names.includes(tool.name));
 }
 
-/** The tool of that base name, or `undefined`. */
+/** The tool of that base name (typed when the name is a literal), or `undefined`. */
+export function findTeamTool<Name extends TeamToolName>(name: Name): TeamToolNamed<Name>;
+export function findTeamTool(name: string): AnyTeamTool | undefined;
 export function findTeamTool(name: string): AnyTeamTool | undefined {
-  return TEAM_TOOLS.find((tool) => tool.name === name);
+  return Object.hasOwn(TOOLS_BY_NAME, name) ? TOOLS_BY_NAME[name as TeamToolName] : undefined;
 }
 
 /** A tool's description with every `{tool}` mark replaced by the adapter's name for it. */

@@ -1,6 +1,21 @@
 import { z } from 'zod';
 import { renderMessages } from '../runtime/render-messages.js';
 import { MESSAGE_KINDS, type Message, TASK_STATUSES, type Task } from '../schema/index.js';
+import type { DocumentProblem } from '../storage/index.js';
+
+/** A stored file that could not be read, as tools report it (left in place, never dropped). */
+export const ToolProblemSchema = z.object({
+  path: z.string(),
+  code: z.string(),
+  message: z.string(),
+});
+/** A problem in a tool result. */
+export type ToolProblem = z.infer<typeof ToolProblemSchema>;
+
+/** A document problem, reduced to its {@link ToolProblemSchema} shape. */
+export function toolProblem(problem: DocumentProblem): ToolProblem {
+  return { path: problem.path, code: problem.code, message: problem.message };
+}
 
 /** A task as tools return it: what a member needs to act on it, without storage fields. */
 export const ToolTaskSchema = z.object({
@@ -13,7 +28,10 @@ export const ToolTaskSchema = z.object({
   blocks: z.array(z.string()),
   reviewNote: z.string().optional(),
   blockedReason: z.string().optional(),
+  cancelledReason: z.string().optional(),
   needsFix: z.boolean().optional(),
+  /** The role expected to take it (`metadata.role`), when its creator named one. */
+  role: z.string().optional(),
 });
 /** A task in a tool result. */
 export type ToolTask = z.infer<typeof ToolTaskSchema>;
@@ -44,7 +62,9 @@ export function toolTask(task: Task): ToolTask {
     blocks: [...task.blocks],
     ...(task.reviewNote === undefined ? {} : { reviewNote: task.reviewNote }),
     ...(task.blockedReason === undefined ? {} : { blockedReason: task.blockedReason }),
+    ...(task.cancelledReason === undefined ? {} : { cancelledReason: task.cancelledReason }),
     ...(task.needsFix === undefined ? {} : { needsFix: task.needsFix }),
+    ...(typeof task.metadata?.role === 'string' ? { role: task.metadata.role } : {}),
   };
 }
 

@@ -1,13 +1,26 @@
-import { createMemberClient, type MemberClient, TeamkitError } from '@teamkit/team-core';
+import { createMemberClient, TeamkitError } from '@teamkit/team-core';
 import { USER_PARTICIPANT } from '@teamkit/team-core/schema';
+import {
+  type AnyTeamTool,
+  createTeamRunView,
+  findTeamTool,
+  runTeamTool,
+  type TeamToolAnswer,
+  type TeamToolContext,
+  type TeamToolName,
+  type TeamToolNamed,
+} from '@teamkit/team-core/tools';
+import { z } from 'zod';
 import type { ActionName } from '../protocol.js';
 
 /**
- * The one place the UI changes a run. Each action is taken as the user (`user`, with an
- * inbox of its own and the lead's rights), through the user's member client exactly as
- * `team task …`, `team send`, `team run merge` and `team run stop` do, so the same rules
- * and the same TeamkitErrors apply. Input from the page is checked for shape here; ids
- * and names are checked again by the core before any becomes a path.
+ * The one place the UI changes a run. Each action runs a shared team tool
+ * (`@teamkit/team-core/tools`) as the user (`user`, with an inbox of its own and the
+ * lead's rights), exactly as `team task …`, `team send` and `team run merge` do, so the
+ * same input schemas, the same role checks and the same TeamkitErrors apply. This module
+ * only maps the page's field names onto the tools' inputs; it checks nothing itself. The
+ * one run-wide action that is no tool (stopping the run) is injected, and its input is
+ * checked by a zod schema too.
  */
 
 /** What an action needs besides its input. */
@@ -27,153 +40,154 @@ export interface RunActionContext {
 
 type Input = Record<string, unknown>;
 
-function invalid(message: string, field: string): TeamkitError {
-  return new TeamkitError('INVALID_INPUT', message, { details: { field } });
+/** A form's blank field (`""` or `null`) is a field left out. */
+function given(input: Input): Input {
+  return Object.fromEntries(
+    Object.entries(input).filter(([, value]) => value !== '' && value !== null),
+  );
 }
 
-function text(input: Input, field: string, options: { max?: number; required: true }): string;
-function text(
-  input: Input,
-  field: string,
-  options?: { max?: number; required?: false },
-): string | undefined;
-function text(
-  input: Input,
-  field: string,
-  options: { max?: number; required?: boolean } = {},
-): string | undefined {
-  const value = input[field];
-  if (value === undefined || value === null || value === '') {
-    if (options.required === true) throw invalid(`Fill in "${field}".`, field);
-    return undefined;
-  }
-  if (typeof value !== 'string') throw invalid(`"${field}" must be text.`, field);
-  const max = options.max ?? 20_000;
-  if (value.length > max) throw invalid(`"${field}" is longer than ${max} characters.`, field);
-  return value;
+/** Task ids typed into one field (`"1, #3"`) as the list the tool takes; a list passes as is. */
+function idList(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  return value
+    .split(/[\s,]+/)
+    .map((entry) => entry.replace(/^#/, ''))
+    .filter((entry) => entry !== '');
 }
 
-function idList(input: Input, field: string): string[] {
-  const value = input[field];
-  if (value === undefined || value === null || value === '') return [];
-  const list = typeof value === 'string' ? value.split(/[\s,]+/) : value;
-  if (!Array.isArray(list) || list.some((entry) => typeof entry !== 'string'))
-    throw invalid(`"${field}" must be a list of task ids.`, field);
-  return (list as string[]).map((entry) => entry.trim().replace(/^#/, '')).filter(Boolean);
+/** What the page calls each tool, for the tools' own messages. */
+const UI_NAMES: Readonly<Record<string, string>> = {
+  task_create: 'New task',
+  send_message: 'Send a message',
+  task_approve: 'Approve',
+  task_request_changes: 'Request changes',
+  task_update: 'Move task',
+  permission_decide: 'Answer permission',
+  shutdown_request: 'Request shutdown',
+  run_merge: 'Merge',
+};
+
+/** Runs one shared tool on the run as the user. */
+async function runAsUser<Name extends TeamToolName>(
+  context: RunActionContext,
+  name: Name,
+  args: Input,
+): Promise<TeamToolAnswer<Awaited<ReturnType<TeamToolNamed<Name>['handler']>>>> {
+  const client = () =>
+    Promise.resolve(
+      createMemberClient({ home: context.home, runId: context.runId, member: USER_PARTICIPANT }),
+    );
+  const toolContext: TeamToolContext = {
+    caller: { kind: 'user', runId: context.runId },
+    client,
+    view: async () => createTeamRunView({ home: context.home, runId: context.runId }),
+    toolName: (base) => UI_NAMES[base] ?? base,
+  };
+  const answer = await runTeamTool(findTeamTool(name) as AnyTeamTool, given(args), toolContext);
+  // The tool of `name` produced it: its output has that tool's type.
+  return answer as TeamToolAnswer<Awaited<ReturnType<TeamToolNamed<Name>['handler']>>>;
 }
 
-async function userClient(context: RunActionContext): Promise<MemberClient> {
-  return createMemberClient({ home: context.home, runId: context.runId, member: USER_PARTICIPANT });
-}
+/** The input of the one action that is no tool: stopping the run. */
+const StopRunInput = z.object({ force: z.boolean().optional() });
 
 type ActionHandler = (context: RunActionContext, input: Input) => Promise<unknown>;
 
-const SEND_KINDS = ['message', 'announcement', 'task_update'] as const;
-
 const HANDLERS: Record<ActionName, ActionHandler> = {
-  async createTask(context, input) {
-    const role = text(input, 'role', { max: 64 });
-    const description = text(input, 'description');
-    const blockedBy = idList(input, 'blockedBy');
-    return (await userClient(context)).createTask({
-      subject: text(input, 'subject', { max: 500, required: true }),
-      ...(description === undefined ? {} : { description }),
-      ...(blockedBy.length > 0 ? { blockedBy } : {}),
-      ...(role === undefined ? {} : { metadata: { role } }),
-    });
-  },
-  async send(context, input) {
-    const kind = text(input, 'kind', { max: 32 }) ?? 'message';
-    if (!(SEND_KINDS as readonly string[]).includes(kind))
-      throw invalid(`A message from the board is one of: ${SEND_KINDS.join(', ')}.`, 'kind');
-    const summary = text(input, 'summary', { max: 200 });
-    return (await userClient(context)).send({
-      to: text(input, 'to', { max: 200, required: true }),
-      body: text(input, 'body', { required: true }),
-      kind: kind as (typeof SEND_KINDS)[number],
-      ...(summary === undefined ? {} : { summary }),
-    });
-  },
-  async approve(context, input) {
-    return (await userClient(context)).approveTask(text(input, 'taskId', { required: true }));
-  },
+  createTask: async (context, input) =>
+    (
+      await runAsUser(context, 'task_create', {
+        subject: input.subject,
+        description: input.description,
+        blockedBy: idList(input.blockedBy),
+        role: input.role,
+      })
+    ).output,
+  send: async (context, input) =>
+    (
+      await runAsUser(context, 'send_message', {
+        to: input.to,
+        message: input.body,
+        kind: input.kind,
+        summary: input.summary,
+      })
+    ).output,
+  approve: async (context, input) =>
+    (await runAsUser(context, 'task_approve', { id: input.taskId })).output,
   async requestChanges(context, input) {
-    const client = await userClient(context);
-    const id = text(input, 'taskId', { required: true });
-    const note = text(input, 'note', { required: true });
-    const task = await client.requestChanges(id, note);
+    const { output } = await runAsUser(context, 'task_request_changes', {
+      id: input.taskId,
+      note: input.note,
+    });
+    const { task } = output;
     // The owner is told, as a lead does: nothing else wakes a member to redo its task.
     if (task.owner !== undefined) {
-      await client.send({
+      await runAsUser(context, 'send_message', {
         to: task.owner,
         kind: 'task_update',
-        body: `changes requested on task ${task.id}: ${note}`,
+        message: `changes requested on task ${task.id}: ${task.reviewNote ?? ''}`,
         summary: `changes requested on ${task.id}`,
       });
     }
-    return task;
+    return output;
   },
-  async block(context, input) {
-    return (await userClient(context)).blockTask(
-      text(input, 'taskId', { required: true }),
-      text(input, 'reason', { max: 2_000, required: true }),
-    );
-  },
-  async unblock(context, input) {
-    return (await userClient(context)).unblockTask(text(input, 'taskId', { required: true }));
-  },
-  async cancel(context, input) {
-    return (await userClient(context)).cancelTask(
-      text(input, 'taskId', { required: true }),
-      text(input, 'reason', { max: 2_000, required: true }),
-    );
-  },
-  async reassign(context, input) {
-    return (await userClient(context)).reassignTask(
-      text(input, 'taskId', { required: true }),
-      text(input, 'owner', { max: 200, required: true }),
-    );
-  },
-  async answerPermission(context, input) {
-    const decision = text(input, 'decision', { required: true });
-    if (decision !== 'approved' && decision !== 'denied')
-      throw invalid('A permission request is answered "approved" or "denied".', 'decision');
-    const client = await userClient(context);
-    const reason = text(input, 'reason', { max: 2_000 });
-    return client.decidePermission(text(input, 'requestId', { max: 100, required: true }), {
-      decision,
-      ...(reason === undefined ? {} : { reason }),
-      remember: input.remember === true,
-    });
-  },
-  async requestShutdown(context, input) {
-    const reason = text(input, 'reason', { max: 2_000 });
-    await (await userClient(context)).requestShutdown(
-      text(input, 'member', { max: 200, required: true }),
-      reason,
-    );
-    return undefined;
-  },
-  async merge(context, input) {
-    const into = text(input, 'into', { max: 255 });
-    return (await userClient(context)).mergeWork({
-      ...(into === undefined ? {} : { into }),
-      dryRun: input.dryRun === true,
-    });
-  },
+  block: async (context, input) =>
+    (
+      await runAsUser(context, 'task_update', {
+        id: input.taskId,
+        status: 'blocked',
+        note: input.reason,
+      })
+    ).output,
+  unblock: async (context, input) =>
+    (await runAsUser(context, 'task_update', { id: input.taskId, status: 'pending' })).output,
+  cancel: async (context, input) =>
+    (
+      await runAsUser(context, 'task_update', {
+        id: input.taskId,
+        status: 'cancelled',
+        note: input.reason,
+      })
+    ).output,
+  reassign: async (context, input) =>
+    (await runAsUser(context, 'task_update', { id: input.taskId, owner: input.owner })).output,
+  answerPermission: async (context, input) =>
+    (
+      await runAsUser(context, 'permission_decide', {
+        requestId: input.requestId,
+        decision: input.decision,
+        reason: input.reason,
+        remember: input.remember,
+      })
+    ).output,
+  requestShutdown: async (context, input) =>
+    (await runAsUser(context, 'shutdown_request', { member: input.member, reason: input.reason }))
+      .output,
+  merge: async (context, input) =>
+    (await runAsUser(context, 'run_merge', { into: input.into, dryRun: input.dryRun })).output,
   async stopRun(context, input) {
+    const parsed = StopRunInput.safeParse(given(input));
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map(
+        (issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`,
+      );
+      throw new TeamkitError('INVALID_INPUT', `Stop the run got bad input: ${issues.join('; ')}.`, {
+        details: { action: 'stopRun', issues },
+      });
+    }
     return context.stopRun({
       home: context.home,
       runId: context.runId,
       env: context.env,
-      force: input.force === true,
+      force: parsed.data.force === true,
     });
   },
 };
 
 /**
  * Runs one action on a run as the user. An unknown action or one the run does not offer
- * is `INVALID_INPUT`; everything else is the core's own answer.
+ * is `INVALID_INPUT`; everything else is the shared tool's own answer.
  */
 export async function runAction(
   context: RunActionContext,
@@ -181,7 +195,9 @@ export async function runAction(
   input: unknown,
 ): Promise<unknown> {
   if (typeof input !== 'object' || input === null || Array.isArray(input))
-    throw invalid('An action takes a JSON object.', 'body');
+    throw new TeamkitError('INVALID_INPUT', 'An action takes a JSON object.', {
+      details: { field: 'body' },
+    });
   const handler = Object.hasOwn(HANDLERS, action)
     ? HANDLERS[action as keyof typeof HANDLERS]
     : undefined;

@@ -124,7 +124,7 @@ describe('team ui server: actions', () => {
       { ...own(), Cookie: cookie },
     );
     expect(created.status).toBe(200);
-    const task = JSON.parse(created.body).result as { id: string };
+    const { task } = JSON.parse(created.body).result as { task: { id: string } };
     const stored = await createTaskList({ home, runId: run.runId }).getTask(task.id);
     expect(stored).toMatchObject({ subject: 'Write the parser', status: 'pending' });
     expect(stored.metadata?.role).toBe('writer');
@@ -187,6 +187,18 @@ describe('team ui server: actions', () => {
     const direct = await post('approve', { taskId: done.id }, { ...own(), Cookie: cookie });
     expect(direct.status).toBe(200);
     expect((await lead.getTask(done.id)).status).toBe('approved');
+    // The page's fields are checked by the shared tool's schema, as `team send --kind` is.
+    const badKind = await post(
+      'send',
+      { to: 'tester', body: 'hello', kind: 'shutdown_request' },
+      { ...own(), Cookie: cookie },
+    );
+    expect(badKind.status).toBeGreaterThanOrEqual(400);
+    expect(JSON.parse(badKind.body).error).toMatchObject({ code: 'INVALID_INPUT' });
+    expect(JSON.parse(badKind.body).error.message).toContain('kind');
+    const badStop = await post('stopRun', { force: 'yes' }, { ...own(), Cookie: cookie });
+    expect(JSON.parse(badStop.body).error).toMatchObject({ code: 'INVALID_INPUT' });
+    expect(stops).toEqual([]);
     const sent = await post('send', { to: 'tester', body: 'hello' }, { ...own(), Cookie: cookie });
     expect(JSON.parse(sent.body).result.delivered).toEqual(['tester']);
     const tester = createMemberClient({ home, runId: run.runId, member: 'tester' });

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { callerClient, resolveRunId, splitRunArgument } from '../../command-context.js';
+import { resolveRunId, splitRunArgument } from '../../command-context.js';
 import type { CommandHandler } from '../../command-handler.js';
 import { UsageError } from '../../exit-codes.js';
+import { runToolAs } from '../../tool-command.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -11,7 +12,8 @@ async function readStdin(): Promise<string> {
 
 /**
  * `team artifact put [run] <name> [--file F] [--title T]`: publishes the next version of a
- * named Markdown deliverable of the run, as the caller (the body from `--file`, else stdin).
+ * named Markdown deliverable of the run, as the caller (the body from `--file`, else stdin),
+ * through the shared `artifact_put` tool.
  */
 export const artifactPutCommand: CommandHandler = async (context, args, options) => {
   const { run, rest } = splitRunArgument(context, args, 1, 'team artifact put <run> <name>');
@@ -19,11 +21,12 @@ export const artifactPutCommand: CommandHandler = async (context, args, options)
   const runId = await resolveRunId(context, run);
   const body =
     typeof options.file === 'string' ? await readFile(options.file, 'utf8') : await readStdin();
-  const client = await callerClient(context, runId);
-  const artifact = await client.publishArtifact({
-    name: rest[0] as string,
+  const {
+    output: { artifact },
+  } = await runToolAs(context, runId, 'artifact_put', {
+    name: rest[0],
     body,
-    ...(typeof options.title === 'string' ? { title: options.title } : {}),
+    title: options.title,
   });
   const { output } = context;
   output.result(
@@ -34,32 +37,30 @@ export const artifactPutCommand: CommandHandler = async (context, args, options)
   return undefined;
 };
 
-/** `team artifact get [run] <name> [--version N]`: prints a version's Markdown (the newest by default). */
+/**
+ * `team artifact get [run] <name> [--version N]`: prints a version's Markdown (the newest
+ * by default), through the shared `artifact_get` tool (`--version` is its `revision`).
+ */
 export const artifactGetCommand: CommandHandler = async (context, args, options) => {
   const { run, rest } = splitRunArgument(context, args, 1, 'team artifact get <run> <name>');
   if (rest.length !== 1) throw new UsageError('Name the artifact: team artifact get [run] <name>.');
   const runId = await resolveRunId(context, run);
-  let revision: number | undefined;
-  if (options.version !== undefined) {
-    revision = Number(options.version);
-    if (!Number.isSafeInteger(revision) || revision < 1) {
-      throw new UsageError(`--version takes a version number, not ${String(options.version)}.`);
-    }
-  }
-  const { createRunArtifacts } = await import('@teamkit/team-core');
-  const artifact = await createRunArtifacts({ home: context.home, runId }).read(
-    rest[0] as string,
-    revision,
-  );
+  const {
+    output: { artifact },
+  } = await runToolAs(context, runId, 'artifact_get', {
+    name: rest[0],
+    revision: options.version,
+  });
   context.output.result({ runId, artifact }, () => artifact.body);
   return undefined;
 };
 
-/** `team artifact list [run]`: the run's artifacts with their newest versions. */
+/** `team artifact list [run]`: the run's artifacts with their newest versions (`artifact_list`). */
 export const artifactListCommand: CommandHandler = async (context, [run]) => {
   const runId = await resolveRunId(context, run);
-  const { createRunArtifacts } = await import('@teamkit/team-core');
-  const artifacts = await createRunArtifacts({ home: context.home, runId }).list();
+  const {
+    output: { artifacts },
+  } = await runToolAs(context, runId, 'artifact_list', {});
   const { output } = context;
   output.result({ runId, artifacts }, () =>
     artifacts.length === 0

@@ -1,12 +1,17 @@
 import { resolveRunId } from '../../command-context.js';
 import type { CommandHandler } from '../../command-handler.js';
+import { runToolAs } from '../../tool-command.js';
 
-/** `team board [run]`: tasks as kanban columns (pending, in progress, review, done, approved). */
+/**
+ * `team board [run]`: tasks as kanban columns (pending, in progress, review, done,
+ * approved), read with the shared `task_list` tool.
+ */
 export const boardCommand: CommandHandler = async (context, [run]) => {
   const runId = await resolveRunId(context, run);
-  const { createTaskList } = await import('@teamkit/team-core');
   const { boardColumns, renderBoard } = await import('../../dashboard/render-dashboard.js');
-  const { tasks, problems } = await createTaskList({ home: context.home, runId }).listTasks();
+  const { output } = await runToolAs(context, runId, 'task_list', {});
+  const { tasks } = output;
+  const problems = output.problems ?? [];
   const { problemLines } = await import('../../problem-lines.js');
   const columns = boardColumns(tasks).map((column) => ({
     title: column.title,

@@ -1,32 +1,37 @@
-import type { Message } from '@teamkit/team-core';
-import { callerClient, resolveRunId } from '../../command-context.js';
+import type { ToolMessage } from '@teamkit/team-core/tools';
+import { resolveRunId } from '../../command-context.js';
 import type { CommandHandler } from '../../command-handler.js';
 import { UsageError } from '../../exit-codes.js';
+import { runToolAs } from '../../tool-command.js';
 
 const POLL_MS = 150;
 
 /**
- * `team inbox [run] [--wait SECONDS] [--ack]`: the caller's unread mail. With `--wait` it
- * blocks until mail arrives, recording that the member waits (so it counts as idle) and
- * taking messages the host hands over directly. With `--ack` the messages are
- * acknowledged only after they were printed and handed to the operating system, so a
- * crash can show a message twice but never acknowledge one that was not shown.
+ * `team inbox [run] [--wait SECONDS] [--ack]`: the caller's unread mail, read with the
+ * shared `read_messages` tool. With `--wait` it blocks until mail arrives, recording that
+ * the member waits (so it counts as idle) and taking messages the host hands over
+ * directly. With `--ack` the messages are acknowledged (the `acknowledge` tool) only after
+ * they were printed and handed to the operating system, so a crash can show a message
+ * twice but never acknowledge one that was not shown.
  */
 export const inboxCommand: CommandHandler = async (context, [run], options) => {
   const runId = await resolveRunId(context, run);
-  const client = await callerClient(context, runId);
   const waitSeconds = options.wait === undefined ? 0 : Number(options.wait);
   if (!Number.isFinite(waitSeconds) || waitSeconds < 0)
     throw new UsageError(`--wait takes a number of seconds, not ${String(options.wait)}.`);
-  const unread = await client.mailbox.listUnread(client.member);
+  const { USER_PARTICIPANT } = await import('@teamkit/team-core/schema');
+  const member = context.member ?? USER_PARTICIPANT;
+  const read = async () => (await runToolAs(context, runId, 'read_messages', {})).output;
+  const unread = await read();
   // Messages that cannot be read are shown as problems, never silently dropped.
-  const problems = unread.problems;
-  let messages: Message[] = unread.messages;
-  const handedOver: Message[] = [];
+  const problems = unread.problems ?? [];
+  let messages: ToolMessage[] = unread.messages;
+  const handedOver: ToolMessage[] = [];
   const confirmations: (() => Promise<void>)[] = [];
   if (messages.length === 0 && waitSeconds > 0) {
     const { markWaiting, takeHandoffs } = await import('../../process-host/index.js');
-    const clear = await markWaiting(context.home, runId, client.member, { handoff: true });
+    const { toolMessage } = await import('@teamkit/team-core/tools');
+    const clear = await markWaiting(context.home, runId, member, { handoff: true });
     const deadline = Date.now() + waitSeconds * 1000;
     let interrupted = false;
     const onSignal = () => {
@@ -35,13 +40,13 @@ export const inboxCommand: CommandHandler = async (context, [run], options) => {
     process.once('SIGINT', onSignal);
     try {
       const take = async () => {
-        const taken = await takeHandoffs(context.home, runId, client.member);
-        handedOver.push(...taken.handoffs.flatMap((handoff) => handoff.messages));
+        const taken = await takeHandoffs(context.home, runId, member);
+        handedOver.push(...taken.handoffs.flatMap((handoff) => handoff.messages.map(toolMessage)));
         confirmations.push(taken.confirm);
       };
       while (Date.now() < deadline && !interrupted) {
         await take();
-        messages = await client.inbox();
+        messages = (await read()).messages;
         if (handedOver.length > 0) {
           // Deliveries often come in bursts: take what lands in the next moment too.
           await new Promise((resolve) => setTimeout(resolve, 50));
@@ -56,14 +61,14 @@ export const inboxCommand: CommandHandler = async (context, [run], options) => {
     }
   }
   const all = [...handedOver, ...messages];
-  const { renderMessages } = await import('@teamkit/team-core');
+  const { messagesText } = await import('@teamkit/team-core/tools');
   const { problemLines } = await import('../../problem-lines.js');
   const { output } = context;
   output.result(
-    { runId, member: client.member, messages: all, acknowledged: options.ack === true, problems },
+    { runId, member, messages: all, acknowledged: options.ack === true, problems },
     () =>
       [
-        all.length === 0 ? output.style('dim', 'No unread mail.') : renderMessages(all),
+        all.length === 0 ? output.style('dim', 'No unread mail.') : messagesText(all),
         ...problemLines(output, problems),
       ].join('\n'),
   );
@@ -73,7 +78,9 @@ export const inboxCommand: CommandHandler = async (context, [run], options) => {
   for (const confirm of confirmations) await confirm();
   if (options.ack === true && messages.length > 0) {
     try {
-      await client.acknowledge(messages.map((message) => message.messageId));
+      await runToolAs(context, runId, 'acknowledge', {
+        messageIds: messages.map((message) => message.messageId),
+      });
     } catch (error) {
       // The result above was already printed; the failure goes to stderr only, and the
       // exit code says the mail was shown but stays unread.

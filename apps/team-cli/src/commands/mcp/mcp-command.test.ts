@@ -212,6 +212,37 @@ describe('team mcp config --as user', () => {
 });
 
 describe('team mcp', () => {
+  it('refuses a non-lead the same way as the member command does', async () => {
+    const created = await team(['task', 'create', runId, 'Review me', '--json']);
+    const id = (created.json().task as { id: string }).id;
+    const implementer = {
+      TEAMKIT_HOME: home,
+      TEAMKIT_RUN: runId,
+      TEAMKIT_MEMBER: 'implementer',
+      TEAMKIT_TOKEN: token,
+    };
+    // A member's own server does not offer lead tools; one shared server acting for the
+    // member (started as the lead, naming the member per call) refuses them as the tool does.
+    const leadToken = await issueMemberCredential(home, runId, 'lead');
+    const lead = { ...implementer, TEAMKIT_MEMBER: 'lead', TEAMKIT_TOKEN: leadToken };
+    const call = await callOneTool(process.execPath, [CLI_BIN, 'mcp', '--member-argument'], lead, {
+      name: 'task_approve',
+      arguments: { id, asMember: 'implementer' },
+    });
+    const overMcp = call.replies.find((reply) => reply.id === 2)?.result as
+      | { isError?: boolean; _meta?: Record<string, { code?: string }> }
+      | undefined;
+    expect(overMcp?.isError).toBe(true);
+    const command = await runCli(['task', 'approve', id, '--json'], {
+      PATH: process.env.PATH ?? '',
+      ...implementer,
+    });
+    expect(command.code).toBe(5);
+    const code = (command.json().error as { code: string }).code;
+    expect(code).toBe('NOT_LEAD');
+    expect(overMcp?._meta?.['teamkit/error']?.code).toBe(code);
+  });
+
   it('serves the same tools as the member its environment names', async () => {
     const child = spawn(process.execPath, [CLI_BIN, 'mcp'], {
       env: {

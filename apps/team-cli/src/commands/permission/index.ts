@@ -13,8 +13,8 @@ export const permissionRequestCommand: CommandHandler = async (context, args, op
   const runId = await resolveRunId(context, run);
   const { output, text } = await runToolAs(context, runId, 'permission_request', {
     action: options.action,
-    ...(typeof options.path === 'string' ? { path: options.path } : {}),
-    ...(typeof options.reason === 'string' ? { reason: options.reason } : {}),
+    path: options.path,
+    reason: options.reason,
   });
   context.output.result(output, () => text);
   return undefined;
@@ -29,7 +29,7 @@ export const permissionListCommand: CommandHandler = async (context, args, optio
   if (rest.length > 0) throw new UsageError('team permission list takes only a run.');
   const runId = await resolveRunId(context, run);
   const { output, text } = await runToolAs(context, runId, 'permission_list', {
-    ...(options.pending === true ? { pending: true } : {}),
+    pending: options.pending,
   });
   context.output.result(output, () => text);
   return undefined;
@@ -72,8 +72,8 @@ function decide(decision: 'approved' | 'denied'): CommandHandler {
     const { output, text } = await runToolAs(context, runId, 'permission_decide', {
       requestId,
       decision,
-      ...(typeof options.reason === 'string' ? { reason: options.reason } : {}),
-      ...(options.remember === true ? { remember: true } : {}),
+      reason: options.reason,
+      remember: options.remember,
     });
     context.output.result(output, () => text);
     return undefined;

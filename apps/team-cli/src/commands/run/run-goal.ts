@@ -61,7 +61,7 @@ export const runCriteriaEvidenceCommand: CommandHandler = async (context, args, 
     criterion: rest[0],
     kind,
     ref: options[kind],
-    ...(typeof options.note === 'string' ? { note: options.note } : {}),
+    note: options.note,
   });
   context.output.result(output, () => text);
   return undefined;

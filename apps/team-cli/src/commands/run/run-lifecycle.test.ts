@@ -131,9 +131,10 @@ describe('a run from start to report', () => {
   it('merges approved work into the base branch; a worker may not merge', async () => {
     notes = await doneTask('w1', 'Write the notes', 'notes.md', 'notes\n');
     await doneTask('w2', 'Edit the readme', 'README.md', 'from w2\n');
+    // The run_merge tool's roles refuse it, as they do over MCP.
     const denied = await runCli(['run', 'merge', runId, '--json'], asMember('w2'));
-    expect(denied.code).not.toBe(0);
-    expect(denied.json()).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+    expect(denied.code).toBe(5);
+    expect(denied.json()).toMatchObject({ ok: false, error: { code: 'NOT_LEAD' } });
 
     const before = await git(repo, ['rev-parse', 'main']);
     const dry = await team(['run', 'merge', runId, '--dry-run']);

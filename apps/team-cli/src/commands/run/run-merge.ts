@@ -1,21 +1,18 @@
-import { authorizeRunOperation } from '../../command-access.js';
-import { callerClient, resolveRunId } from '../../command-context.js';
+import { resolveRunId } from '../../command-context.js';
 import type { CommandHandler } from '../../command-handler.js';
+import { runToolAs } from '../../tool-command.js';
 
 /**
  * `team run merge <run> [--into BRANCH] [--dry-run]`: merges every approved task's
  * recorded work into the run's base branch (or BRANCH), in dependency order, never
  * forcing; a conflict changes nothing and exits 4 with `MERGE_CONFLICT` naming the task
- * and its files. The user's and the lead's.
+ * and its files. The user's and the lead's: the shared `run_merge` tool says so, and runs it.
  */
 export const runMergeCommand: CommandHandler = async (context, [run], options) => {
   const runId = await resolveRunId(context, run);
-  const { readRunState } = await import('@teamkit/team-core');
-  await authorizeRunOperation(context, await readRunState(context.home, runId), 'merge');
-  const client = await callerClient(context, runId);
-  const report = await client.mergeWork({
-    ...(typeof options.into === 'string' ? { into: options.into } : {}),
-    ...(options.dryRun === true ? { dryRun: true } : {}),
+  const { output: report } = await runToolAs(context, runId, 'run_merge', {
+    into: options.into,
+    dryRun: options.dryRun,
   });
   const { output } = context;
   const short = (commit: string | undefined) =>

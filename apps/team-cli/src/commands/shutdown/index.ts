@@ -1,4 +1,3 @@
-import { authorizeRunOperation } from '../../command-access.js';
 import { resolveRunId, splitOptionalRun } from '../../command-context.js';
 import type { CommandHandler } from '../../command-handler.js';
 import { UsageError } from '../../exit-codes.js';
@@ -7,7 +6,8 @@ import { runToolAs } from '../../tool-command.js';
 /**
  * `team shutdown request [run] [member|*] [--reason R]`: the lead or the user asks a
  * member (or with `*`, the default, every member still working) to finish and shut down.
- * Shutting everyone down is run-wide: another member gets `PERMISSION_DENIED`.
+ * Only the lead and the user may (the `shutdown_request` tool's roles): another member gets
+ * `NOT_LEAD`.
  */
 export const shutdownRequestCommand: CommandHandler = async (context, args, options) => {
   const { run, rest } = await splitOptionalRun(
@@ -18,13 +18,9 @@ export const shutdownRequestCommand: CommandHandler = async (context, args, opti
   if (rest.length > 1) throw new UsageError('Name one member, or * for everyone.');
   const runId = await resolveRunId(context, run);
   const member = rest[0] ?? '*';
-  if (member === '*') {
-    const { readRunState } = await import('@teamkit/team-core');
-    await authorizeRunOperation(context, await readRunState(context.home, runId), 'shutdown-all');
-  }
   const { output, text } = await runToolAs(context, runId, 'shutdown_request', {
     member,
-    ...(typeof options.reason === 'string' ? { reason: options.reason } : {}),
+    reason: options.reason,
   });
   context.output.result(output, () => text);
   return undefined;

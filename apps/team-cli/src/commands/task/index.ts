@@ -1,74 +1,76 @@
-import { type MemberClient, type Task, type TaskStatus, TeamkitError } from '@teamkit/team-core';
+import { type TaskStatus, TeamkitError } from '@teamkit/team-core';
 import { TASK_STATUSES } from '@teamkit/team-core/schema';
-import {
-  type CommandContext,
-  callerClient,
-  resolveRunId,
-  splitRunArgument,
-} from '../../command-context.js';
+import type { ToolTask } from '@teamkit/team-core/tools';
+import { type CommandContext, resolveRunId, splitRunArgument } from '../../command-context.js';
 import type { CommandHandler } from '../../command-handler.js';
 import { UsageError } from '../../exit-codes.js';
+import { runToolAs } from '../../tool-command.js';
 
-async function open(
-  context: CommandContext,
-  args: string[],
-  usage = 'team task <command> <run> <id>',
-): Promise<{ runId: string; client: MemberClient; rest: string[] }> {
-  const { run, rest } = splitRunArgument(context, args, 1, usage);
-  const runId = await resolveRunId(context, run);
-  return { runId, client: await callerClient(context, runId), rest };
-}
+// Every task command runs a shared task tool as the caller; the tool's input checks the
+// id and the options, and its roles say who may do it.
 
-function taskLine(context: CommandContext, task: Task): string {
+function taskLine(context: CommandContext, task: ToolTask): string {
   const { style } = context.output;
   const blockers =
     task.blockedBy.length > 0 ? style('dim', ` blocked by ${task.blockedBy.join(',')}`) : '';
   return `#${task.id} ${style('bold', task.status.padEnd(11))} ${task.subject}${task.owner ? style('cyan', ` (${task.owner})`) : ''}${blockers}`;
 }
 
-function printTask(context: CommandContext, runId: string, task: Task, verb?: string): void {
+function printTask(context: CommandContext, runId: string, task: ToolTask, verb: string): void {
   context.output.result({ runId, task }, () =>
-    !verb
+    verb === ''
       ? taskLine(context, task)
       : `${context.output.style('green', verb)} ${taskLine(context, task)}`,
   );
 }
 
-function oneId(rest: string[]): string {
-  if (rest.length !== 1 || rest[0] === undefined) throw new UsageError('Name exactly one task id.');
-  return rest[0];
+/** A comma-separated option (`--blocked-by 1,2`) as the list a tool takes. */
+function commaList(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
 }
 
-/** A command that moves one task by id through the caller's client. */
+/** The tools that answer with one task. */
+type OneTaskTool =
+  | 'task_get'
+  | 'task_claim'
+  | 'task_update'
+  | 'task_submit_for_review'
+  | 'task_approve'
+  | 'task_request_changes';
+
+/** A command that runs one task tool on one task id. */
 function taskMove(
   verb: string,
-  move: (client: MemberClient, id: string, options: Record<string, unknown>) => Promise<Task>,
+  tool: OneTaskTool,
+  args: (options: Record<string, unknown>) => Record<string, unknown> = () => ({}),
 ): CommandHandler {
-  return async (context, args, options) => {
-    const { runId, client, rest } = await open(context, args);
-    printTask(context, runId, await move(client, oneId(rest), options), verb);
+  return async (context, given, options) => {
+    const { run, rest } = splitRunArgument(context, given, 1, 'team task <command> <run> <id>');
+    const runId = await resolveRunId(context, run);
+    if (rest.length !== 1 || rest[0] === undefined)
+      throw new UsageError('Name exactly one task id.');
+    const { output } = await runToolAs(context, runId, tool, { id: rest[0], ...args(options) });
+    printTask(context, runId, output.task, verb);
     return undefined;
   };
 }
 
 /** `team task create [run] <subject> [--description] [--blocked-by 1,2] [--role R]`. */
 export const taskCreateCommand: CommandHandler = async (context, args, options) => {
-  const { runId, client, rest } = await open(context, args, 'team task create <run> "<subject>"');
+  const { run, rest } = splitRunArgument(context, args, 1, 'team task create <run> "<subject>"');
+  const runId = await resolveRunId(context, run);
   if (rest.length !== 1) throw new UsageError('Give the subject as one argument (quote it).');
-  const blockedBy =
-    typeof options.blockedBy === 'string'
-      ? options.blockedBy
-          .split(',')
-          .map((id) => id.trim())
-          .filter((id) => id !== '')
-      : [];
-  const task = await client.createTask({
-    subject: rest[0] as string,
-    ...(typeof options.description === 'string' ? { description: options.description } : {}),
-    ...(blockedBy.length > 0 ? { blockedBy } : {}),
-    ...(typeof options.role === 'string' ? { metadata: { role: options.role } } : {}),
+  const { output } = await runToolAs(context, runId, 'task_create', {
+    subject: rest[0],
+    description: options.description,
+    blockedBy: commaList(options.blockedBy),
+    role: options.role,
   });
-  printTask(context, runId, task, 'created');
+  printTask(context, runId, output.task, 'created');
   return undefined;
 };
 
@@ -95,19 +97,18 @@ export const taskListCommand: CommandHandler = async (context, args, options) =>
   if (rest.length > 0) throw new UsageError('team task list takes at most a run.');
   const statuses = typeof options.status === 'string' ? wantedStatuses(options.status) : undefined;
   const runId = await resolveRunId(context, run);
-  const client = await callerClient(context, runId);
-  const listing = await client.listTasks();
-  let tasks: Task[];
-  if (options.ready === true) tasks = await client.readyTasks();
-  else tasks = listing.tasks;
-  if (typeof options.owner === 'string')
-    tasks = tasks.filter((task) => task.owner === options.owner);
-  if (statuses !== undefined) tasks = tasks.filter((task) => statuses.includes(task.status));
+  const { output } = await runToolAs(context, runId, 'task_list', {
+    ready: options.ready,
+    owner: options.owner,
+    status: statuses,
+  });
   const { problemLines } = await import('../../problem-lines.js');
-  const problems = listing.problems;
-  context.output.result({ runId, tasks, problems }, () =>
+  const problems = output.problems ?? [];
+  context.output.result({ runId, tasks: output.tasks, problems }, () =>
     [
-      ...(tasks.length === 0 ? ['No tasks.'] : tasks.map((task) => taskLine(context, task))),
+      ...(output.tasks.length === 0
+        ? ['No tasks.']
+        : output.tasks.map((task) => taskLine(context, task))),
       ...problemLines(context.output, problems),
     ].join('\n'),
   );
@@ -115,34 +116,47 @@ export const taskListCommand: CommandHandler = async (context, args, options) =>
 };
 
 /** `team task get [run] <id>`. */
-export const taskGetCommand = taskMove('', async (client, id) => client.getTask(id));
+export const taskGetCommand = taskMove('', 'task_get');
 /** `team task claim [run] <id>`: exactly one concurrent claimer wins; the rest get ALREADY_CLAIMED. */
-export const taskClaimCommand = taskMove('claimed', (client, id) => client.claimTask(id));
+export const taskClaimCommand = taskMove('claimed', 'task_claim');
 /** `team task start [run] <id>`. */
-export const taskStartCommand = taskMove('started', (client, id) => client.startTask(id));
+export const taskStartCommand = taskMove('started', 'task_update', () => ({
+  status: 'in_progress',
+}));
 /** `team task complete [run] <id>`. */
-export const taskCompleteCommand = taskMove('completed', (client, id) => client.completeTask(id));
+export const taskCompleteCommand = taskMove('completed', 'task_update', () => ({
+  status: 'completed',
+}));
 /** `team task review [run] <id>`: offers the task for review. */
-export const taskReviewCommand = taskMove('in review', (client, id) => client.submitForReview(id));
+export const taskReviewCommand = taskMove('in review', 'task_submit_for_review');
 /** `team task approve [run] <id>` (lead). */
-export const taskApproveCommand = taskMove('approved', (client, id) => client.approveTask(id));
+export const taskApproveCommand = taskMove('approved', 'task_approve');
 /** `team task request-changes [run] <id> --note TEXT` (lead). */
-export const taskRequestChangesCommand = taskMove('changes requested', (client, id, options) =>
-  client.requestChanges(id, String(options.note)),
+export const taskRequestChangesCommand = taskMove(
+  'changes requested',
+  'task_request_changes',
+  (options) => ({ note: options.note }),
 );
 /** `team task block [run] <id> --reason TEXT`. */
-export const taskBlockCommand = taskMove('blocked', (client, id, options) =>
-  client.blockTask(id, String(options.reason)),
-);
-/** `team task unblock [run] <id>`. */
-export const taskUnblockCommand = taskMove('unblocked', (client, id) => client.unblockTask(id));
-/** `team task release [run] <id>`: hands a claimed task back. */
-export const taskReleaseCommand = taskMove('released', (client, id) => client.releaseTask(id));
+export const taskBlockCommand = taskMove('blocked', 'task_update', (options) => ({
+  status: 'blocked',
+  note: options.reason,
+}));
+/** `team task unblock [run] <id>`: a blocked task back to pending. */
+export const taskUnblockCommand = taskMove('unblocked', 'task_update', () => ({
+  status: 'pending',
+}));
+/** `team task release [run] <id>`: hands a claimed task back (to pending). */
+export const taskReleaseCommand = taskMove('released', 'task_update', () => ({
+  status: 'pending',
+}));
 /** `team task cancel [run] <id> --reason TEXT`. */
-export const taskCancelCommand = taskMove('cancelled', (client, id, options) =>
-  client.cancelTask(id, String(options.reason)),
-);
+export const taskCancelCommand = taskMove('cancelled', 'task_update', (options) => ({
+  status: 'cancelled',
+  note: options.reason,
+}));
 /** `team task delete [run] <id> [--reason TEXT]`. */
-export const taskDeleteCommand = taskMove('deleted', (client, id, options) =>
-  client.deleteTask(id, typeof options.reason === 'string' ? options.reason : undefined),
-);
+export const taskDeleteCommand = taskMove('deleted', 'task_update', (options) => ({
+  status: 'deleted',
+  note: options.reason,
+}));
