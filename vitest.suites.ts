@@ -33,6 +33,7 @@ const PACKAGES: readonly [string, string][] = [
   ['store-nats', 'packages/store-nats'],
   ['team-cli', 'apps/team-cli'],
   ['bench', 'apps/bench'],
+  ['repo-testing', 'tools/test-support'],
 ];
 
 /**

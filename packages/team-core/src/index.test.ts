@@ -6,7 +6,6 @@ import * as registry from './registry/index.js';
 import * as schema from './schema/index.js';
 import * as state from './state/index.js';
 import * as storage from './storage/index.js';
-import * as testing from './testing/index.js';
 import * as tmux from './tmux/index.js';
 import * as worktree from './worktree/index.js';
 
@@ -60,7 +59,6 @@ describe('the root entry', () => {
     ['processes', processes],
     ['tmux', tmux],
     ['worktree', worktree],
-    ['testing', testing],
   ] as const)('leaves the values of %s to its subpath', (_, module) => {
     const names = Object.keys(module);
     expect(names.length).toBeGreaterThan(0);
