@@ -33,6 +33,7 @@ const PACKAGES: readonly [string, string][] = [
   ['store-nats', 'packages/store-nats'],
   ['team-cli', 'apps/team-cli'],
   ['bench', 'apps/bench'],
+  ['repo-testing', 'tools/test-support'],
 ];
 
 /**
@@ -45,20 +46,26 @@ const SOURCE_CONDITIONS = ['teamkit-source', 'module', 'node', 'development|prod
 export function suiteConfig(suite: TestSuite) {
   const include = suite === 'unit' ? ['src/**/*.test.ts'] : [SUITE_PATTERNS[suite]];
   const exclude = suite === 'unit' ? Object.values(SUITE_PATTERNS) : [];
+  // The repository's own tools (the API report) are tested with the unit suite.
+  const tools =
+    suite === 'unit' ? [{ test: { name: 'api-report', root: 'tools/api-report' } }] : [];
   return defineConfig({
     test: {
-      projects: PACKAGES.map(([name, root]) => ({
-        resolve: { conditions: SOURCE_CONDITIONS },
-        ssr: { resolve: { conditions: SOURCE_CONDITIONS } },
-        test: {
-          name,
-          root,
-          include,
-          exclude: ['**/node_modules/**', '**/dist/**', ...exclude],
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
-        },
-      })),
+      projects: [
+        ...tools,
+        ...PACKAGES.map(([name, root]) => ({
+          resolve: { conditions: SOURCE_CONDITIONS },
+          ssr: { resolve: { conditions: SOURCE_CONDITIONS } },
+          test: {
+            name,
+            root,
+            include,
+            exclude: ['**/node_modules/**', '**/dist/**', ...exclude],
+            testTimeout: 60_000,
+            hookTimeout: 60_000,
+          },
+        })),
+      ],
       passWithNoTests: true,
     },
   });

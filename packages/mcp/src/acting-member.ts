@@ -1,4 +1,5 @@
-import { findLead, TeamkitError } from '@teamkit/team-core';
+import { TeamkitError } from '@teamkit/team-core';
+import { findLead } from '@teamkit/team-core/state';
 import {
   type AuthenticatedCaller,
   defaultClientSource,

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import {
   loadTeamLibrary,
-  readRunState,
   type StopRunReport,
   TeamkitError,
   type TeamkitErrorCode,
 } from '@teamkit/team-core';
+import { readRunState } from '@teamkit/team-core/state';
 import { startableTeams, type TeamRunControl } from '@teamkit/team-core/tools';
 
 /** Where the `team` CLI is and how the server runs it. */

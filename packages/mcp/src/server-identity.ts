@@ -1,15 +1,14 @@
 import path from 'node:path';
 import {
   createMemberClient,
-  findLead,
   identifyCaller,
   type MemberClient,
   type RuntimeState,
-  readRunState,
   TeamkitError,
   verifyMemberCredential,
 } from '@teamkit/team-core';
 import { RunIdSchema, USER_PARTICIPANT } from '@teamkit/team-core/schema';
+import { findLead, readRunState } from '@teamkit/team-core/state';
 import { resolveTeamkitHome } from '@teamkit/team-core/storage';
 import type { TeamToolCaller } from '@teamkit/team-core/tools';
 

@@ -6,7 +6,6 @@ import * as registry from './registry/index.js';
 import * as schema from './schema/index.js';
 import * as state from './state/index.js';
 import * as storage from './storage/index.js';
-import * as testing from './testing/index.js';
 import * as tmux from './tmux/index.js';
 import * as worktree from './worktree/index.js';
 
@@ -55,22 +54,18 @@ describe('package entries', () => {
 describe('the root entry', () => {
   it.each([
     ['schema', schema],
+    ['state', state],
     ['storage', storage],
     ['processes', processes],
     ['tmux', tmux],
     ['worktree', worktree],
-    ['testing', testing],
   ] as const)('leaves the values of %s to its subpath', (_, module) => {
     const names = Object.keys(module);
     expect(names.length).toBeGreaterThan(0);
     expect(names.filter((name) => name in core)).toEqual([]);
   });
 
-  it('keeps the state machine internals and registry internals off the root', () => {
-    for (const name of ['updateRunState', 'MEMBER_TRANSITIONS', 'assertLegalStateChange']) {
-      expect(state).toHaveProperty(name);
-      expect(core, name).not.toHaveProperty(name);
-    }
+  it('keeps the registry internals off the root', () => {
     for (const name of ['MemberIdRegistry', 'TeamManifestSchema', 'readConfigSource']) {
       expect(registry).toHaveProperty(name);
       expect(core, name).not.toHaveProperty(name);
@@ -78,7 +73,7 @@ describe('the root entry', () => {
   });
 
   it('re-exports the very values of the subpaths it shares names with', () => {
-    for (const module of [state, registry] as Record<string, unknown>[]) {
+    for (const module of [registry] as Record<string, unknown>[]) {
       for (const [name, value] of Object.entries(module)) {
         if (name in core) expect((core as Record<string, unknown>)[name], name).toBe(value);
       }

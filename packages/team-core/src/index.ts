@@ -2,142 +2,47 @@
  * @teamkit/team-core: harness-neutral primitives for teams of coding agents.
  * Every export is listed by name; adding a name here makes it public API.
  *
- * The root entry holds what adapters and users need. The rest lives at subpaths:
- * `/errors`, `/schema` (zod schemas and name rules), `/storage` (stores, locks, atomic
- * files), `/state` (the whole run-state module), `/registry`, `/processes`, `/tmux`,
- * `/worktree`, `/home` (the home and its run ids, without loading the rest), `/tools`,
- * `/testing`.
+ * The root entry holds what adapters and users need: the errors, the run handle, the
+ * runtime and the host contract, the member client, the mailbox and task list factories,
+ * identity, the team library and settings, and the document types. The rest lives at
+ * subpaths: `/errors`, `/schema` (zod schemas and name rules), `/storage` (stores, locks,
+ * atomic files), `/state` (the run-state operations and their status machines),
+ * `/registry` (the team library's parts), `/processes`, `/tmux`, `/worktree`, `/home` (the
+ * home and its run ids, without loading the rest), `/tools`.
  */
 
 // artifacts: a run's named Markdown deliverables
-export type {
-  ArtifactListing,
-  ArtifactSummary,
-  PublishArtifactInput,
-  RunArtifacts,
-  RunArtifactsOptions,
-} from './artifacts/index.js';
-export {
-  createRunArtifacts,
-  MAX_ARTIFACT_BYTES,
-  MAX_ARTIFACT_VERSIONS,
-} from './artifacts/index.js';
+export { createRunArtifacts } from './artifacts/index.js';
 // errors (also `@teamkit/team-core/errors`, which loads nothing else)
-export type { TeamkitErrorCode, TeamkitErrorKind, TeamkitErrorOptions } from './errors/index.js';
+export type { TeamkitErrorCode, TeamkitErrorKind } from './errors/index.js';
 export { isTeamkitError, TEAMKIT_ERROR_CODES, TeamkitError } from './errors/index.js';
 // identity: who is calling, and what they may do
-export type {
-  AuthenticateMemberInput,
-  IdentifyCallerInput,
-  MemberToken,
-  RunOperation,
-  TeamkitCaller,
-} from './identity/index.js';
+export type { RunOperation, TeamkitCaller } from './identity/index.js';
 export {
   assertCallerIsUser,
   assertMayOperateOnRun,
   authenticateMember,
-  createMemberToken,
-  hashMemberToken,
   identifyCaller,
   isSameFolder,
   issueMemberCredential,
-  MEMBER_TOKEN_HASH_PATTERN,
-  memberTokenMatches,
   verifyMemberCredential,
 } from './identity/index.js';
-// integration: merging the members' work
-export type {
-  BlockerConflict,
-  BlockerSyncOutcome,
-  MergeRunWorkOptions,
-  MergeRunWorkReport,
-  MergeTarget,
-  MergeTaskLine,
-  SkippedTask,
-} from './integration/index.js';
-export {
-  conflictReason,
-  decideMergeTarget,
-  integrationBranchName,
-  mergeRunWork,
-  orderByDependencies,
-  readRunMerges,
-  recordRunMerge,
-  syncWithBlockers,
-} from './integration/index.js';
 // mailbox
-export type {
-  AcknowledgeOutcome,
-  InboxWatchOptions,
-  Mailbox,
-  MailboxOptions,
-  MoveOutcome,
-  RecipientRefusal,
-  ReclaimOutcome,
-  SendMessageInput,
-  SendMessageResult,
-  UnreadListing,
-} from './mailbox/index.js';
+export type { Mailbox } from './mailbox/index.js';
 export { createMailbox } from './mailbox/index.js';
-// registry: team library, settings, doctor (the rest: `@teamkit/team-core/registry`)
-export type {
-  AgentFile,
-  BuiltinTeamId,
-  DefaultLead,
-  DoctorReport,
-  EffectiveTeam,
-  EnsureGlobalConfigOptions,
-  LoadTeamLibraryOptions,
-  ParsedMember,
-  ParsedTeam,
-  RegistryScope,
-  RegistryWarning,
-  RegistryWarningTopic,
-  ResolvedSetting,
-  ResolvedSettings,
-  SettingDefinition,
-  SettingKey,
-  SettingSource,
-  SettingsValues,
-  ShadowedTeam,
-  SkippedTeam,
-  StartableTeam,
-  TeamLibrary,
-  TeamLibrarySource,
-  TeamRegistration,
-  ValidatedTeam,
-} from './registry/index.js';
+// the team library and settings (their parts: `@teamkit/team-core/registry`)
+export type { DoctorReport, SettingsValues, TeamLibrary } from './registry/index.js';
 export {
-  BUILTIN_TEAM_IDS,
-  CONFIG_FILE_NAME,
-  createDoctorReport,
   doctor,
-  ensureGlobalConfig,
-  isBuiltinTeamId,
   loadSettings,
   loadTeamLibrary,
-  parseAgentFile,
-  parseTeamFolder,
-  projectConfigPath,
   renderDoctorReport,
   resolveSettings,
   resolveStartableTeam,
   resolveTeam,
-  SETTINGS,
-  validateTeam,
 } from './registry/index.js';
-// report
-export type {
-  ReportBranch,
-  ReportCriterion,
-  ReportMember,
-  ReportTask,
-  ReportWorktree,
-  RunReport,
-  RunReportOptions,
-} from './report/index.js';
-export { appendRunLog, collectRunReport, readRunLog, renderRunReport } from './report/index.js';
+// report: what a run produced
+export { renderRunReport } from './report/index.js';
 // run handle: one run's mailbox, tasks, state and events, bound once
 export type {
   OpenRunOptions,
@@ -146,25 +51,17 @@ export type {
   RunStateAccess,
 } from './run-handle/index.js';
 export { openRun } from './run-handle/index.js';
-// runtime and the host contract
+// runtime, the host contract and the member client
 export type {
   DeliverInput,
   DeliveryOutcome,
-  DeliveryReport,
-  EvidenceClaim,
   InterruptOutcome,
   MemberClient,
   MemberClientOptions,
-  MemberMessageInput,
   MemberStatusLine,
   MemberVocabulary,
-  RequiredTeamProtocolOperation,
-  RunStatusOptions,
   RunStatusReport,
   SessionMember,
-  SettleRunOptions,
-  ShutdownRequestOutcome,
-  ShutdownRequestRecord,
   SpawnMemberInput,
   StartRunOptions,
   StartRunResult,
@@ -172,13 +69,9 @@ export type {
   StopRunReport,
   TeamHostCapability,
   TeamHostV1,
-  TeamProtocolInput,
-  TeamProtocolOperation,
   TeamRuntime,
   TeamRuntimeOptions,
   TeamToolVocabulary,
-  TeardownProblem,
-  TeardownStep,
   WaitingMarker,
 } from './runtime/index.js';
 export {
@@ -186,7 +79,6 @@ export {
   collectRunStatus,
   createMemberClient,
   createTeamRuntime,
-  EVERY_MEMBER,
   findSessionMember,
   MEMBER_CLIENT_VOCABULARY,
   markWaiting,
@@ -200,118 +92,24 @@ export {
 } from './runtime/index.js';
 // document types (their zod schemas: `@teamkit/team-core/schema`)
 export type {
-  AcceptanceCriterion,
-  Artifact,
-  ConfigSource,
-  CriterionEvidence,
-  EvidenceKind,
   Handoff,
-  MemberPresence,
   MemberStatus,
-  MergedTask,
   Message,
   MessageKind,
-  MessageReference,
   PermissionRequest,
-  RunBounds,
   RunEvent,
-  RunGoal,
   RunMember,
-  RunMerge,
-  RunMerges,
   RunStatus,
   RuntimeState,
-  ShutdownRequest,
   Task,
   TaskStatus,
-  TaskWork,
   TeamMemberSpec,
-  TeamPolicy,
-  TeamRegistrationEntry,
   TeamSpec,
   TeamSpecInput,
-  TmuxLayout,
 } from './schema/index.js';
-// run state (its status machines and raw update: `@teamkit/team-core/state`)
-export type {
-  AddMemberInput,
-  CompleteRunResult,
-  CompletionDecision,
-  CompletionFacts,
-  CreateRunStateInput,
-  EvidenceInput,
-  LivenessProbe,
-  MemberResumeReport,
-  MemberTransitionOptions,
-  OtherMachinesLiveness,
-  PermissionDecision,
-  PermissionOptions,
-  PermissionRequestInput,
-  RecoveryActions,
-  ResumeAllReport,
-  ResumeOptions,
-  RunGoalInput,
-  RunListing,
-  RunResumeReport,
-  ShutdownRequestOptions,
-  StartMemberInput,
-  StateOptions,
-  SweepRunsOptions,
-  SweepRunsReport,
-  TransitionOptions,
-} from './state/index.js';
-export {
-  addCriteria,
-  addMember,
-  answerShutdown,
-  attachEvidence,
-  completeRun,
-  createRunState,
-  decidePermission,
-  decideRunCompletion,
-  ELSEWHERE,
-  FINISHED_RUN_STATUSES,
-  findCriterion,
-  findLead,
-  findMember,
-  findParticipant,
-  hasLeadRights,
-  isActiveMember,
-  listRuns,
-  openShutdownRequest,
-  placeMembers,
-  readRunState,
-  recordTurn,
-  requestPermission,
-  requestShutdown,
-  requireLead,
-  resumeAll,
-  resumeRun,
-  setRunGoal,
-  startMember,
-  sweepRuns,
-  TERMINAL_RUN_STATUSES,
-  transitionMember,
-  transitionRun,
-  unmetCriteria,
-  unmetReason,
-  userParticipant,
-  WORKING_RUN_STATUSES,
-  WRITABLE_RUN_STATUSES,
-  waiveCriterion,
-} from './state/index.js';
 // task list
-export type {
-  CreateTaskInput,
-  StatusChangeOptions,
-  TaskDetailsPatch,
-  TaskFilter,
-  TaskList,
-  TaskListing,
-  TaskListOptions,
-} from './tasklist/index.js';
+export type { TaskList } from './tasklist/index.js';
 export {
-  assertTaskTransition,
   canTaskTransition,
   createTaskList,
   DONE_TASK_STATUSES,

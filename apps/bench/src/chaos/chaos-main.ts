@@ -4,16 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { createMailbox, createTaskList } from '@teamkit/team-core';
+import { TeamSpecSchema } from '@teamkit/team-core/schema';
 import {
   addMember,
-  createMailbox,
   createRunState,
-  createTaskList,
   resumeRun,
   transitionMember,
   transitionRun,
-} from '@teamkit/team-core';
-import { TeamSpecSchema } from '@teamkit/team-core/schema';
+} from '@teamkit/team-core/state';
 import { findNatsServer, type NatsServerProcess, startNatsServer } from '@teamkit/test-harness';
 import { seededRandom } from '../shuffle.js';
 import { CHAOS_LOCK, type WorkerCommand } from './chaos-protocol.js';

@@ -4,12 +4,10 @@ import {
   createTaskList,
   isTeamkitError,
   type Mailbox,
-  readRunState,
-  recordTurn,
   type TaskList,
   type TaskStatus,
-  transitionMember,
 } from '@teamkit/team-core';
+import { readRunState, recordTurn, transitionMember } from '@teamkit/team-core/state';
 import { seededRandom } from '../shuffle.js';
 import { CHAOS_LOCK, type WorkerCommand } from './chaos-protocol.js';
 import { useChaosStore } from './chaos-store.js';

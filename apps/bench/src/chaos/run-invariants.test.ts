@@ -1,14 +1,9 @@
 import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  createMailbox,
-  createRunState,
-  createTaskList,
-  transitionMember,
-  transitionRun,
-} from '@teamkit/team-core';
+import { createMailbox, createTaskList } from '@teamkit/team-core';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
+import { createRunState, transitionMember, transitionRun } from '@teamkit/team-core/state';
 import {
   createMemoryStore,
   runKeys,

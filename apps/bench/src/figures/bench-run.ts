@@ -1,5 +1,6 @@
-import { createRunState, isTeamkitError, readRunState, transitionRun } from '@teamkit/team-core';
+import { isTeamkitError } from '@teamkit/team-core';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
+import { createRunState, readRunState, transitionRun } from '@teamkit/team-core/state';
 import type { LockOptions } from '@teamkit/team-core/storage';
 
 /** The run id every "ours" figure uses inside its own folder (the folder is the Teamkit home). */

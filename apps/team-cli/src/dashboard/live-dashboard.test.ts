@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
-import { createRunState, createTaskList } from '@teamkit/team-core';
+import { createTaskList } from '@teamkit/team-core';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
+import { createRunState } from '@teamkit/team-core/state';
 import { createMemoryStore } from '@teamkit/team-core/storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTempHome } from '../test-support/run-cli.js';

@@ -3,13 +3,9 @@ import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  createRunState,
-  issueMemberCredential,
-  type SpawnMemberInput,
-  transitionRun,
-} from '@teamkit/team-core';
+import { issueMemberCredential, type SpawnMemberInput } from '@teamkit/team-core';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
+import { createRunState, transitionRun } from '@teamkit/team-core/state';
 import { runHostConformance } from '@teamkit/test-harness/conformance';
 import { CLI_BIN } from '../test-support/run-cli.js';
 import { createProcessHost } from './create-process-host.js';

@@ -35,7 +35,7 @@ export async function stopRunAsUser(options: {
   /** A project whose settings (`worktree.cleanup`) apply too. */
   project?: string;
 }): Promise<StopRunOutcome> {
-  const { readRunState } = await import('@teamkit/team-core');
+  const { readRunState } = await import('@teamkit/team-core/state');
   const state = await readRunState(options.home, options.runId);
   const supervisor = await stopBackgroundSupervisor(options.home, options.runId);
   const { runtime, host } = await openProcessRuntime({

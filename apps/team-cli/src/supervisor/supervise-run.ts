@@ -1,15 +1,17 @@
 import {
   createTaskList,
-  findLead,
   isTeamkitError,
   type MemberStatus,
-  readRunState,
   settleRun,
   type TeamRuntime,
-  transitionMember,
-  WRITABLE_RUN_STATUSES,
 } from '@teamkit/team-core';
-import { updateRunState } from '@teamkit/team-core/state';
+import {
+  findLead,
+  readRunState,
+  transitionMember,
+  updateRunState,
+  WRITABLE_RUN_STATUSES,
+} from '@teamkit/team-core/state';
 import type { LockOptions } from '@teamkit/team-core/storage';
 import { readWaitingMarker } from '../process-host/index.js';
 import { beatMember, type HeartbeatJudge } from './member-heartbeats.js';

@@ -3,15 +3,15 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createMailbox } from '@teamkit/team-core';
+import { TeamSpecSchema } from '@teamkit/team-core/schema';
 import {
-  createMailbox,
   createRunState,
   readRunState,
   startMember,
   transitionMember,
   transitionRun,
-} from '@teamkit/team-core';
-import { TeamSpecSchema } from '@teamkit/team-core/schema';
+} from '@teamkit/team-core/state';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PreparedAgent } from '../agent-presets/index.js';
 import { readWaitingMarker } from '../process-host/member-presence.js';

@@ -6,11 +6,13 @@ import {
   type Message,
   type RunMember,
   type RuntimeState,
+} from '@teamkit/team-core';
+import {
   readRunState,
   recordTurn,
+  updateRunState,
   WORKING_RUN_STATUSES,
-} from '@teamkit/team-core';
-import { updateRunState } from '@teamkit/team-core/state';
+} from '@teamkit/team-core/state';
 import type { LockOptions } from '@teamkit/team-core/storage';
 import type { PreparedAgent } from '../agent-presets/index.js';
 import { markWaiting } from '../process-host/member-presence.js';

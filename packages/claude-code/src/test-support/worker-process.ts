@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sourceNodeArgs } from '@teamkit/team-core/testing';
+import { sourceNodeArgs } from '@teamkit/repo-testing';
 import { afterEach } from 'vitest';
 
 const fixtures = fileURLToPath(new URL('../__fixtures__/', import.meta.url));

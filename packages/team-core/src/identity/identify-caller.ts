@@ -1,11 +1,11 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { isTeamkitError, TeamkitError } from '../errors/index.js';
+import { START_TOLERANCE_MS } from '../processes/check-recorded-process.js';
 import {
   findMemberAncestors,
   MEMBER_VARIABLES,
   parseProcessSessionId,
-  START_TOLERANCE_MS,
 } from '../processes/index.js';
 import { RunIdSchema } from '../schema/index.js';
 import { readRunState } from '../state/index.js';

@@ -7,20 +7,11 @@ export type {
   ProcessExpectation,
   RecordedProcess,
 } from './check-recorded-process.js';
-export {
-  checkRecordedProcess,
-  isSignallablePid,
-  START_TOLERANCE_MS,
-} from './check-recorded-process.js';
+export { checkRecordedProcess } from './check-recorded-process.js';
 export type { MemberAncestor } from './member-ancestors.js';
 export { findMemberAncestors, MEMBER_VARIABLES } from './member-ancestors.js';
-export { listProcessAncestry, MAX_ANCESTRY_DEPTH } from './process-ancestry.js';
-export type { ProcessFacts, ProcessFactsSource } from './process-facts.js';
-export {
-  processFactsSource,
-  readProcessEnvironment,
-  readProcessFacts,
-} from './process-facts.js';
+export type { ProcessFacts } from './process-facts.js';
+export { readProcessEnvironment, readProcessFacts } from './process-facts.js';
 export type { ProcessSession } from './process-session-id.js';
 export { parseProcessSessionId, processSessionId } from './process-session-id.js';
 export type { SignalOptions, SignalOutcome } from './signal-recorded-process.js';

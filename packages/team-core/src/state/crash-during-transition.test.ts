@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { sourceNodeArgs } from '@teamkit/repo-testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RuntimeStateSchema } from '../schema/runtime-state.js';
 import { runPaths } from '../storage/teamkit-home.js';
-import { sourceNodeArgs } from '../testing/source-node-args.js';
 import { startMember } from './run-bounds.js';
 import {
   createRunState,

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { sourceNodeArgs } from '../testing/source-node-args.js';
+import { sourceNodeArgs } from '@teamkit/repo-testing';
 
 /** A running worker script: its stdout lines, and promises for its first line and its exit. */
 export interface WorkerProcess {

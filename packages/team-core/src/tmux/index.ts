@@ -10,7 +10,6 @@ export type {
   LayoutMember,
   LayoutRemovalReport,
   ListedPane,
-  ListedSession,
 } from './tmux-layout.js';
 export {
   closeMemberPane,
@@ -18,11 +17,7 @@ export {
   isTmuxColor,
   layoutSessionName,
   listPanes,
-  listTeamkitSessions,
   markMemberPane,
-  PANE_COLOR_OPTION,
-  PANE_MEMBER_OPTION,
-  PANE_RUN_OPTION,
   paneCommand,
   rebalanceLayout,
   removeTmuxLayout,

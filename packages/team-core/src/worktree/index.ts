@@ -1,16 +1,7 @@
-export type { MergeOutcome } from './git-merge.js';
-export {
-  branchHead,
-  currentBranch,
-  isAncestor,
-  mergeCommitInto,
-  resolveCommit,
-} from './git-merge.js';
 export type { GitResult, GitRunner, GitRunnerOptions, GitRunOptions } from './git-runner.js';
 export { createGitRunner } from './git-runner.js';
 export type {
   CreateMemberWorktreeInput,
-  ListedWorktree,
   MemberWorktree,
   MemberWorktreeTarget,
   RemoveMemberWorktreeInput,
@@ -18,14 +9,7 @@ export type {
   UnsavedCommit,
   UnsavedWork,
 } from './member-worktree.js';
-export {
-  createMemberWorktree,
-  findUnsavedWork,
-  listGitWorktrees,
-  memberBranchName,
-  removeMemberWorktree,
-  resolveRepoRoot,
-} from './member-worktree.js';
+export { createMemberWorktree, removeMemberWorktree } from './member-worktree.js';
 export type {
   OrphanWorktree,
   OrphanWorktreeOptions,

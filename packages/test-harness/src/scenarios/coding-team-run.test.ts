@@ -1,4 +1,5 @@
-import { createTeamRuntime, openRun, readRunState, type TeamRuntime } from '@teamkit/team-core';
+import { createTeamRuntime, openRun, type TeamRuntime } from '@teamkit/team-core';
+import { readRunState } from '@teamkit/team-core/state';
 import { afterEach, describe, expect, it } from 'vitest';
 import { codingTeamScripts, type LeadOutcome } from '../scripted-agents/index.js';
 import { createTeamFixture, type TeamFixture } from '../team-fixture/index.js';

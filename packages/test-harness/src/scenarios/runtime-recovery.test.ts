@@ -1,10 +1,10 @@
 import {
   createTeamRuntime,
-  readRunState,
   type TeamHostV1,
   type TeamRuntime,
   type TeamSpecInput,
 } from '@teamkit/team-core';
+import { readRunState } from '@teamkit/team-core/state';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineAgent } from '../scripted-agents/index.js';
 import { createTeamFixture, type TeamFixture } from '../team-fixture/index.js';

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sourceNodeArgs } from '@teamkit/repo-testing';
 import { createFileStore, type FileStore } from '@teamkit/team-core/storage';
 import { runStoreConformance } from './index.js';
 
@@ -17,5 +18,6 @@ runStoreConformance({
   processes: {
     module: fileURLToPath(new URL('./__fixtures__/open-file-store.mjs', import.meta.url)),
     config: (store) => ({ root: (store as FileStore).root }),
+    nodeArgs: sourceNodeArgs(),
   },
 });

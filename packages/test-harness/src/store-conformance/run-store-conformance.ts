@@ -16,6 +16,8 @@ export interface StoreProcessOptions {
   module: string;
   /** The JSON-serialisable `config` that opens the same store as `store` does. */
   config(store: TeamkitStore): unknown;
+  /** Node.js arguments of each worker process (a loader, conditions); none when omitted. */
+  nodeArgs?: readonly string[];
 }
 
 /** Options of {@link runStoreConformance}. */
@@ -72,7 +74,7 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
             const started: StoreProcess[] = [];
             try {
               for (let index = 0; index < count; index += 1) {
-                started.push(await startStoreProcess(processes.module, config));
+                started.push(await startStoreProcess(processes.module, config, processes.nodeArgs));
               }
               await body(store, started, context);
             } finally {

@@ -2,7 +2,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sourceNodeArgs } from '@teamkit/team-core/testing';
 import type { WorkerReply, WorkerRequest } from './worker-protocol.js';
 
 /** A store opened in its own Node.js process, driven request by request. */
@@ -18,23 +17,33 @@ export interface StoreProcess {
   stop(): Promise<void>;
 }
 
-/** The worker's Node.js arguments: its source beside this file when the tests run from source. */
-function workerCommand(): string[] {
-  const fromSource = sourceNodeArgs();
-  if (fromSource.length > 0) {
-    return [...fromSource, fileURLToPath(new URL('./store-worker.ts', import.meta.url))];
+/**
+ * The worker's Node.js arguments. Given `nodeArgs` that load TypeScript while this suite
+ * itself runs from source (a checkout of the harness), the worker runs from its source
+ * beside this file; otherwise it runs the installed package's compiled worker.
+ */
+function workerCommand(nodeArgs: readonly string[]): string[] {
+  if (nodeArgs.length > 0 && import.meta.url.endsWith('.ts')) {
+    return [...nodeArgs, fileURLToPath(new URL('./store-worker.ts', import.meta.url))];
   }
   // Resolved through the package's own name so an installed harness finds its compiled worker.
   const require = createRequire(import.meta.url);
   const root = path.dirname(require.resolve('@teamkit/test-harness/package.json'));
-  return [path.join(root, 'dist', 'store-conformance', 'store-worker.js')];
+  return [...nodeArgs, path.join(root, 'dist', 'store-conformance', 'store-worker.js')];
 }
 
-/** Starts a worker that opens the store with `openStore(config)` from `module`. */
-export async function startStoreProcess(module: string, config: unknown): Promise<StoreProcess> {
+/**
+ * Starts a worker that opens the store with `openStore(config)` from `module`; `nodeArgs`
+ * (loaders, conditions) go to its Node.js process before the worker script.
+ */
+export async function startStoreProcess(
+  module: string,
+  config: unknown,
+  nodeArgs: readonly string[] = [],
+): Promise<StoreProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [...workerCommand(), module, JSON.stringify(config)],
+    [...workerCommand(nodeArgs), module, JSON.stringify(config)],
     { stdio: ['pipe', 'pipe', 'pipe'] },
   );
   const pid = child.pid;

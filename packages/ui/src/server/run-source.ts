@@ -2,17 +2,19 @@ import path from 'node:path';
 import {
   createTaskList,
   DONE_TASK_STATUSES,
-  findLead,
-  listRuns,
   openRun,
   type PermissionRequest,
   type RuntimeState,
-  readRunState,
   type Task,
-  TERMINAL_RUN_STATUSES,
-  WORKING_RUN_STATUSES,
 } from '@teamkit/team-core';
 import { MessageSchema, TaskSchema, USER_PARTICIPANT } from '@teamkit/team-core/schema';
+import {
+  findLead,
+  listRuns,
+  readRunState,
+  TERMINAL_RUN_STATUSES,
+  WORKING_RUN_STATUSES,
+} from '@teamkit/team-core/state';
 import {
   type EntryState,
   parseDocument,

@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createMemberClient, createTaskList, readRunState } from '@teamkit/team-core';
+import { createMemberClient, createTaskList } from '@teamkit/team-core';
+import { readRunState } from '@teamkit/team-core/state';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunDelta, RunSnapshot } from '../protocol.js';
 import { type SeededRun, seedRun } from '../test-support/seed-run.js';

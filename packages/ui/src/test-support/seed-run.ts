@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createRunState, type TaskStatus, transitionRun } from '@teamkit/team-core';
+import type { TaskStatus } from '@teamkit/team-core';
 import { TaskSchema, TeamSpecSchema } from '@teamkit/team-core/schema';
+import { createRunState, transitionRun } from '@teamkit/team-core/state';
 import { runPaths, serializeDocument } from '@teamkit/team-core/storage';
 
 /** A run made for a test: its id and the names of its members (the lead first). */

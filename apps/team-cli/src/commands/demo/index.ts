@@ -59,7 +59,8 @@ export const demoCommand: CommandHandler = async (context, _args, options) => {
   const tmux = options.tmux !== false && Boolean(context.env.TMUX);
   const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');
   const { superviseOnce } = await import('../../supervisor/supervise-run.js');
-  const { collectRunStatus, openRun, readRunState } = await import('@teamkit/team-core');
+  const { collectRunStatus, openRun } = await import('@teamkit/team-core');
+  const { readRunState } = await import('@teamkit/team-core/state');
   const { runPaths } = await import('@teamkit/team-core/storage');
   const env: NodeJS.ProcessEnv = { ...context.env, TEAMKIT_HOME: home };
   delete env.TEAMKIT_RUN;

@@ -39,7 +39,8 @@ export const mcpConfigCommand: CommandHandler = async (context, _args, options) 
   const env: Record<string, string> = {};
   if (member !== undefined || run !== undefined) {
     const runId = await resolveRunId(context, run);
-    const { readRunState, TeamkitError } = await import('@teamkit/team-core');
+    const { TeamkitError } = await import('@teamkit/team-core');
+    const { readRunState } = await import('@teamkit/team-core/state');
     const state = await readRunState(context.home, runId);
     if (member !== undefined && !state.members.some((candidate) => candidate.name === member)) {
       throw new TeamkitError(

@@ -37,7 +37,8 @@ export const permissionListCommand: CommandHandler = async (context, args, optio
 
 /** A request named by its full id or a unique prefix of at least four characters. */
 async function resolveRequestId(home: string, runId: string, given: string): Promise<string> {
-  const { readRunState, TeamkitError } = await import('@teamkit/team-core');
+  const { TeamkitError } = await import('@teamkit/team-core');
+  const { readRunState } = await import('@teamkit/team-core/state');
   const ids = (await readRunState(home, runId)).permissionRequests.map((request) => request.id);
   const wanted = given.toLowerCase();
   if (ids.includes(wanted)) return wanted;

@@ -167,7 +167,7 @@ export const runListCommand: CommandHandler = async (context) => {
  */
 export const runStopCommand: CommandHandler = async (context, [run], options) => {
   const runId = await resolveRunId(context, run);
-  const { readRunState } = await import('@teamkit/team-core');
+  const { readRunState } = await import('@teamkit/team-core/state');
   const state = await readRunState(context.home, runId);
   await authorizeRunOperation(context, state, 'stop');
   if (context.caller.kind === 'member' && context.env.TEAMKIT_DETACHED_STOP !== '1') {
@@ -236,7 +236,7 @@ export const runStopCommand: CommandHandler = async (context, [run], options) =>
 export const runResumeCommand: CommandHandler = async (context, [run]) => {
   const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');
   const { startBackgroundSupervisor } = await import('../../supervisor/background-supervisor.js');
-  const { WORKING_RUN_STATUSES, readRunState } = await import('@teamkit/team-core');
+  const { WORKING_RUN_STATUSES, readRunState } = await import('@teamkit/team-core/state');
   const { runtime } = await openProcessRuntime({ home: context.home, env: context.env });
   const runIds: string[] = [];
   let report: unknown;
@@ -283,7 +283,7 @@ export const runResumeCommand: CommandHandler = async (context, [run]) => {
 /** `team run supervise <run>`: the supervisor loop in the foreground. */
 export const runSuperviseCommand: CommandHandler = async (context, [run]) => {
   const runId = await resolveRunId(context, run);
-  const { readRunState } = await import('@teamkit/team-core');
+  const { readRunState } = await import('@teamkit/team-core/state');
   const state = await readRunState(context.home, runId);
   await authorizeRunOperation(context, state, 'supervise');
   const { assertProcessHosted } = await import('../../supervisor/host-kind.js');
@@ -332,7 +332,7 @@ export const runSuperviseCommand: CommandHandler = async (context, [run]) => {
  * started, unless `--all-hosts`; the others are listed as left for their host.
  */
 export const runSweepCommand: CommandHandler = async (context, _args, options) => {
-  const { sweepRuns } = await import('@teamkit/team-core');
+  const { sweepRuns } = await import('@teamkit/team-core/state');
   const { loadCliSettings } = await import('../../cli-settings.js');
   const settings = await loadCliSettings(context);
   const { PROCESS_HOST_ID } = await import('../../process-host/index.js');
@@ -360,7 +360,7 @@ export const runSweepCommand: CommandHandler = async (context, _args, options) =
  */
 export const runInterruptCommand: CommandHandler = async (context, [run, member]) => {
   const runId = await resolveRunId(context, run);
-  const { readRunState, findMember } = await import('@teamkit/team-core');
+  const { readRunState, findMember } = await import('@teamkit/team-core/state');
   const state = await readRunState(context.home, runId);
   await authorizeRunOperation(context, state, 'interrupt');
   findMember(state, member as string);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createRunState, transitionRun } from '@teamkit/team-core';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
+import { createRunState, transitionRun } from '@teamkit/team-core/state';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberEnvironment, readStateFile } from '../../test-support/member-environment.js';
 import { createTempHome, runCli } from '../../test-support/run-cli.js';

@@ -12,14 +12,13 @@ import { runPaths } from '../../storage/index.js';
 import { runKeys } from '../../storage/run-keys.js';
 import { putDocument } from '../../storage/store-documents.js';
 import { openRunLayout } from '../../tmux/index.js';
+import { branchHead, currentBranch } from '../../worktree/git-merge.js';
+import { createGitRunner } from '../../worktree/git-runner.js';
 import {
-  branchHead,
-  createGitRunner,
   createMemberWorktree,
-  currentBranch,
   memberBranchName,
   resolveRepoRoot,
-} from '../../worktree/index.js';
+} from '../../worktree/member-worktree.js';
 import { requireHostCapability } from '../team-host.js';
 import { codeOf, messageOf } from './member-session.js';
 import { resolveRunSpec } from './run-spec.js';

@@ -1,6 +1,6 @@
 // Moves one member between running and idle and counts a turn on every step,
 // printing the step number after each completed step, until it is killed.
-import { recordTurn, transitionMember } from '@teamkit/team-core';
+import { recordTurn, transitionMember } from '@teamkit/team-core/state';
 
 const [home, runId] = process.argv.slice(2);
 const options = { lock: { staleMs: 2_000, timeoutMs: 30_000 } };

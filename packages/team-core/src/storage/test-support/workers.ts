@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sourceNodeArgs } from '@teamkit/repo-testing';
 import { afterEach, beforeEach } from 'vitest';
-import { sourceNodeArgs } from '../../testing/source-node-args.js';
 
 const fixtures = fileURLToPath(new URL('../__fixtures__/', import.meta.url));
 

@@ -1,5 +1,5 @@
 /**
- * Helpers for Teamkit's own tests and for harnesses that start worker processes.
+ * @teamkit/repo-testing: test plumbing of the Teamkit repository itself, never published.
  *
  * @packageDocumentation
  */

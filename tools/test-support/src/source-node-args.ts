@@ -10,8 +10,8 @@ let cached: string[] | undefined;
 /**
  * The Node.js arguments that make a child process run the same Teamkit code as the caller.
  *
- * Loaded from the built package, it returns no arguments: children use the built code, like
- * the caller. Loaded from TypeScript source (the repository's tests, under the
+ * Loaded from built code, it returns no arguments: children use the built code, like the
+ * caller. Loaded from TypeScript source (the repository's tests, under the
  * `teamkit-source` condition), it checks the workspace's builds: when every package's
  * `dist/` is newer than its `src/`, the children load `dist/`, which is then the same
  * code and starts several times faster; when one is older or missing, they get the
@@ -26,9 +26,9 @@ export function sourceNodeArgs(): string[] {
   return cached;
 }
 
-/** This file is in `packages/team-core/src/testing/`: the workspace's packages are three up. */
+/** This file is in `tools/test-support/src/`: the workspace's packages are in `packages/`. */
 function workspacePackagesFolder(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../packages');
 }
 
 /**

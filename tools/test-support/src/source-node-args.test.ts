@@ -41,7 +41,7 @@ describe('buildsAreCurrent', () => {
 describe('sourceNodeArgs', () => {
   it('passes the source condition and tsx exactly when a workspace build is stale', () => {
     folder = mkdtempSync(path.join(os.tmpdir(), 'teamkit-builds-'));
-    const packages = fileURLToPath(new URL('../../../', import.meta.url));
+    const packages = fileURLToPath(new URL('../../../packages/', import.meta.url));
     const tsx = import.meta.resolve('tsx/esm');
     expect(sourceNodeArgs()).toEqual(
       buildsAreCurrent(packages) ? [] : ['--conditions=teamkit-source', '--import', tsx],
