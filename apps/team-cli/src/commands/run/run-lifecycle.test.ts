@@ -176,7 +176,7 @@ describe('a run from start to report', () => {
 
   it('completes once every member approved its shutdown and the lead ended', async () => {
     const everyone = await runCli(['shutdown', 'request', runId, '*', '--json'], asMember('w1'));
-    expect(everyone.json()).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+    expect(everyone.json()).toMatchObject({ ok: false, error: { code: 'NOT_LEAD' } });
     const requested = await team(['shutdown', 'request', runId, '--reason', 'done']);
     expect(requested.code, requested.stdout + requested.stderr).toBe(0);
     const userAnswer = await team(['shutdown', 'approve', runId]);
