@@ -368,7 +368,7 @@ export function resolveTeam(library: TeamLibrary, id: string): EffectiveTeam {
     .filter((candidate) => candidate.enabled)
     .map((candidate) => candidate.id);
   const listing = known.length === 0 ? 'no teams are enabled' : `known teams: ${known.join(', ')}`;
-  const hints = teamNotFoundHints(library, id, known);
+  const hints = teamNotFoundHints(library.skipped, id, known);
   throw new TeamkitError(
     'TEAM_NOT_FOUND',
     team === undefined
