@@ -3,8 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as root from '../index.js';
-import * as registry from './index.js';
 import { BUILTIN_TEAM_IDS } from './builtin-teams.js';
+import * as registry from './index.js';
 import { templatesFolder } from './templates-folder.js';
 
 const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
