@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   type DeliverInput,
   type DeliveryOutcome,
@@ -64,8 +65,6 @@ function textOf(entry: SessionHistoryEntry): string {
 function hostFailed(message: string, cause?: unknown): TeamkitError {
   return new TeamkitError('HOST_FAILED', message, cause === undefined ? {} : { cause });
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Creates the OpenCode implementation of {@link TeamHostV1}. Members are child sessions
@@ -156,7 +155,7 @@ export function createOpenCodeHost(options: OpenCodeHostOptions): OpenCodeHost {
         .join('\n');
       if (ids.every((id) => seen.includes(id))) return true;
       if (Date.now() >= deadline) return false;
-      await sleep(confirmIntervalMs);
+      await delay(confirmIntervalMs);
     }
   }
 

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   createTaskList,
   isTeamkitError,
@@ -77,16 +78,8 @@ export async function superviseRun(options: SuperviseRunOptions): Promise<Superv
     }
     await options.onPass?.();
     if (outcome !== undefined) return outcome;
-    await new Promise<void>((resolve) => {
-      // The listener goes with the wait, or a long supervision piles them up on the signal.
-      const done = () => {
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, intervalMs);
-      options.signal?.addEventListener('abort', done, { once: true });
-    });
+    // Ends early (rejecting with an AbortError) when the signal aborts; the loop then returns.
+    await delay(intervalMs, undefined, { signal: options.signal }).catch(() => {});
   }
 }
 

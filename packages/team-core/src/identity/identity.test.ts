@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { sourceNodeArgs } from '@teamkit/repo-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -182,7 +183,7 @@ describe.skipIf(!HAS_PROC)('identifyCaller: who a process is', () => {
     const deadline = Date.now() + 20_000;
     while (member.lines.length === count) {
       if (Date.now() > deadline) throw new Error(`no answer: ${member.stderr.join('')}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await delay(20);
     }
     return JSON.parse(member.lines.at(-1) ?? '') as Record<string, unknown>;
   };
