@@ -1,3 +1,4 @@
+import { errorMessage } from '@teamkit/team-core/errors';
 /** How a command prints: one JSON document, or concise human text. */
 export interface Output {
   readonly json: boolean;
@@ -81,7 +82,7 @@ export function createOutput(options: OutputOptions): Output {
         ? error.toJSON()
         : error instanceof UsageError
           ? { code: 'USAGE', message: error.message }
-          : { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) };
+          : { code: 'INTERNAL', message: errorMessage(error) };
       if (options.json) stdout.write(`${JSON.stringify({ ok: false, error: payload })}\n`);
       else stderr.write(`${style('red', 'error')} ${payload.code}: ${payload.message}\n`);
       return code;

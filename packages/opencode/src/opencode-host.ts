@@ -8,6 +8,7 @@ import {
   type TeamHostV1,
   TeamkitError,
 } from '@teamkit/team-core';
+import { errorMessage } from '@teamkit/team-core/errors';
 import { agentNameOf } from './config-hook.js';
 import {
   describeClientError,
@@ -282,7 +283,7 @@ export function createOpenCodeHost(options: OpenCodeHostOptions): OpenCodeHost {
       } catch (error) {
         return {
           usable: false,
-          reason: `nothing listens on ${url.href} (${error instanceof Error ? error.message : String(error)}); in \`opencode run\` the URL is a placeholder`,
+          reason: `nothing listens on ${url.href} (${errorMessage(error)}); in \`opencode run\` the URL is a placeholder`,
         };
       }
       attachUrl = url.href.replace(/\/$/, '');

@@ -8,6 +8,7 @@ import {
   type RunMember,
   type RuntimeState,
 } from '@teamkit/team-core';
+import { errorMessage } from '@teamkit/team-core/errors';
 import { recordTurn, WORKING_RUN_STATUSES } from '@teamkit/team-core/state';
 import type { LockOptions } from '@teamkit/team-core/storage';
 import type { PreparedAgent } from '../agent-presets/index.js';
@@ -178,8 +179,7 @@ export function createMemberTurns(options: MemberTurnsOptions): TurnInterrupter 
     const wakeups = await watchTurnWakeups(handle, member, {
       reconcileMs,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
-      onError: (error) =>
-        log(`turn runner: watch: ${error instanceof Error ? error.message : String(error)}`),
+      onError: (error) => log(`turn runner: watch: ${errorMessage(error)}`),
     });
     try {
       for (;;) {

@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { McpHostConfig, McpHostName } from '@teamkit/mcp';
+import { errorMessage } from '@teamkit/team-core/errors';
 
 /** Where each host reads a project's (Codex: the user's) MCP servers. */
 export function defaultConfigFile(host: McpHostName, cwd: string, env: NodeJS.ProcessEnv): string {
@@ -95,7 +96,7 @@ export async function writeHostConfig(
       const { TeamkitError } = await import('@teamkit/team-core');
       throw new TeamkitError(
         'INVALID_CONFIG',
-        `${file} is not a JSON object (${error instanceof Error ? error.message : String(error)}); add the server by hand or fix the file first.`,
+        `${file} is not a JSON object (${errorMessage(error)}); add the server by hand or fix the file first.`,
         { details: { file } },
       );
     }
