@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import {
   isTeamkitError,
@@ -13,6 +13,7 @@ import { recordTurn, WORKING_RUN_STATUSES } from '@teamkit/team-core/state';
 import type { LockOptions } from '@teamkit/team-core/storage';
 import type { PreparedAgent } from '../agent-presets/index.js';
 import { markWaiting } from '../process-host/member-presence.js';
+import { writePresetFiles } from './prepare-turn-agent.js';
 import { startTurnProcess, type TurnProcess } from './run-turn-process.js';
 import { firstTurnPrompt, nextTurnPrompt } from './turn-prompts.js';
 import { readTurnSession, type TurnSession, writeTurnSession } from './turn-session.js';
@@ -131,7 +132,7 @@ export function createMemberTurns(options: MemberTurnsOptions): TurnInterrupter 
 
   async function runTurn(prompt: string, sessionId: string | undefined) {
     if (options.agent.turnFile !== undefined)
-      await writeFile(options.agent.turnFile, prompt, { mode: 0o600 });
+      await writePresetFiles(home, [{ path: options.agent.turnFile, text: prompt }]);
     const argv = options.agent.turnArgv({
       prompt,
       ...(sessionId === undefined ? {} : { sessionId }),
