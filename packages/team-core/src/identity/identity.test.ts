@@ -13,7 +13,8 @@ import { processSessionId, readProcessFacts } from '../processes/index.js';
 import { createTeamRuntime } from '../runtime/create-team-runtime.js';
 import type { SpawnMemberInput, TeamHostV1 } from '../runtime/team-host.js';
 import { createRunState, readRunState, transitionRun, updateRunState } from '../state/index.js';
-import { makeSpec, makeTempHome } from '../state/test-support/temp-home.js';
+import { makeSpec } from '../state/test-support/temp-home.js';
+import { makeTempFolder } from '../test-support/temp-folder.js';
 import { authenticateMember, verifyMemberCredential } from './authenticate-member.js';
 import { assertCallerIsUser, assertMayOperateOnRun } from './authorize-operation.js';
 import { identifyCaller } from './identify-caller.js';
@@ -38,7 +39,7 @@ async function newRun(): Promise<string> {
 }
 
 beforeAll(async () => {
-  ({ home, cleanup } = await makeTempHome());
+  ({ dir: home, cleanup } = await makeTempFolder('teamkit-state-'));
   runId = await newRun();
 });
 afterAll(async () => {
