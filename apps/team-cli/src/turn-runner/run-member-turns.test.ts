@@ -1,6 +1,5 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +15,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PreparedAgent } from '../agent-presets/index.js';
 import { readWaitingMarker } from '../process-host/member-presence.js';
+import { createTempHome } from '../test-support/run-cli.js';
 import { createMemberTurns, type MemberTurnsOptions } from './run-member-turns.js';
 import { readTurnSession } from './turn-session.js';
 
@@ -38,15 +38,13 @@ interface Turn {
 // Long enough that only a watch can explain a turn starting within a test's deadline.
 const RECONCILE_MS = 60_000;
 
-const homes: string[] = [];
+const cleanups: (() => Promise<void>)[] = [];
 const controllers: AbortController[] = [];
 const runners: Promise<unknown>[] = [];
 afterEach(async () => {
   for (const controller of controllers.splice(0)) controller.abort();
   await Promise.allSettled(runners.splice(0));
-  await Promise.all(
-    homes.splice(0).map((home) => rm(home, { recursive: true, force: true, maxRetries: 5 })),
-  );
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
 });
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined) {
@@ -60,8 +58,8 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T 
 }
 
 async function setUp(options: { maxTurnsPerMember?: number; started?: boolean } = {}) {
-  const home = mkdtempSync(path.join(os.tmpdir(), 'teamkit-turns-'));
-  homes.push(home);
+  const { home, cleanup } = await createTempHome();
+  cleanups.push(cleanup);
   const spec = TeamSpecSchema.parse({
     id: 'crew',
     name: 'crew',

@@ -1,27 +1,19 @@
-import {
-  lstatSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import os from 'node:os';
+import { lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { renderMcpHostConfig } from '@teamkit/mcp';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createTempHome } from '../../test-support/run-cli.js';
 import { writeHostConfig } from './write-host-config.js';
 
-const folders: string[] = [];
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
 });
 
 describe('writeHostConfig', () => {
   it('keeps a symlinked configuration file a link and updates the file it names', async () => {
-    const folder = mkdtempSync(path.join(os.tmpdir(), 'teamkit-host-config-'));
-    folders.push(folder);
+    const { home: folder, cleanup } = await createTempHome();
+    cleanups.push(cleanup);
     const target = path.join(folder, 'dotfiles-mcp.json');
     writeFileSync(target, JSON.stringify({ mcpServers: { other: { command: 'other' } } }));
     const link = path.join(folder, '.mcp.json');
