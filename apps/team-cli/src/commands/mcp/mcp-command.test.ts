@@ -131,7 +131,7 @@ async function callOneTool(
   send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: tool });
   const deadline = Date.now() + 30_000;
   while (!stdout.includes('"id":2') && child.exitCode === null && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await delay(50);
   }
   child.stdin.end();
   const code = await exited;
