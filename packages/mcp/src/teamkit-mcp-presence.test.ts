@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { readWaitingMarker } from '@teamkit/team-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpRunFixture, type McpRunFixture } from './test-support/mcp-run-fixture.js';
@@ -22,7 +23,7 @@ async function until<T>(read: () => Promise<T | undefined>, what: string): Promi
     const value = await read();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await delay(50);
   }
 }
 
@@ -70,7 +71,7 @@ describe('wait_for_mail and presence', () => {
       name: 'wait_for_mail',
       arguments: { timeoutSeconds: 2 },
     });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await delay(500);
     expect(await readWaitingMarker(run.home, run.runId, 'user')).toBeUndefined();
     expect((await waiting).structuredContent).toMatchObject({ timedOut: true });
   }, 60_000);

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { MemberPresenceSchema } from '@teamkit/team-core/schema';
 import { afterEach, describe, expect, it } from 'vitest';
 import { markWaiting, readWaitingMarker } from './member-presence.js';
@@ -51,7 +52,7 @@ describe('member presence', () => {
   it("leaves a newer waiter's marker in place when an older one clears", async () => {
     const { home, runId } = await tempHome();
     const clearOld = await markWaiting(home, runId, 'w1', { handoff: false });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await delay(5);
     await markWaiting(home, runId, 'w1', { handoff: true });
     await clearOld();
     expect(await readWaitingMarker(home, runId, 'w1')).toMatchObject({ handoff: true });

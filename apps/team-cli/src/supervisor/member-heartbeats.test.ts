@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { TeamkitError } from '@teamkit/team-core/errors';
 import { createMemoryStore, type TeamkitStore, useStoreForHome } from '@teamkit/team-core/storage';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -30,7 +31,7 @@ describe('member heartbeats judged once (team run resume)', () => {
     let beating = true;
     const beats = (async () => {
       while (beating) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await delay(20);
         await beat();
       }
     })();

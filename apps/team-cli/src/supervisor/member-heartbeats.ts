@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
 
 const HeartbeatSchema = z.strictObject({
@@ -85,7 +86,7 @@ export async function watchHeartbeat(
   const first = await heartbeatRevision(home, runId, member, sessionId);
   const since = Date.now();
   for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    await delay(pollMs);
     if ((await heartbeatRevision(home, runId, member, sessionId)) !== first) return true;
     if (Date.now() - since > staleMs) return false;
   }

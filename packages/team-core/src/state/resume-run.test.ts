@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempFolder } from '../test-support/temp-folder.js';
 import type { LivenessProbe, RecoveryActions } from './resume-run.js';
 import { resumeAll, resumeRun } from './resume-run.js';
 import { startMember } from './run-bounds.js';
@@ -9,7 +10,7 @@ import {
   transitionRun,
   updateRunState,
 } from './run-state-store.js';
-import { makeClock, makeSpec, makeTempHome } from './test-support/temp-home.js';
+import { makeClock, makeSpec } from './test-support/temp-home.js';
 
 function fakeRecovery(): RecoveryActions & { calls: string[] } {
   const calls: string[] = [];
@@ -38,7 +39,7 @@ describe('resume', () => {
   let home: string;
   let cleanup: () => Promise<void>;
   beforeEach(async () => {
-    ({ home, cleanup } = await makeTempHome());
+    ({ dir: home, cleanup } = await makeTempFolder('teamkit-state-'));
   });
   afterEach(async () => cleanup());
 

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readRunState, updateRunState } from '../../state/index.js';
 import { createTeamRuntime } from '../create-team-runtime.js';
@@ -45,7 +46,7 @@ describe('spawning', () => {
     const starting = runtime.startRun(crewTeam(3), { runId, leadSessionId: 'lead-session' });
     // startRun is blocked in the first spawn; more spawners for the same run queue behind it.
     while (!(await readRunState(home, runId).catch(() => undefined))) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await delay(5);
     }
     const racing = [1, 2, 3].map(() => runtime.spawnWaitingMembers(runId));
     release();
