@@ -1,4 +1,3 @@
-import { errorMessage } from '@teamkit/team-core/errors';
 import type { PluginLog } from './opencode-client.js';
 
 /** Where a notice's line goes besides OpenCode's log; tests hand in a recorder. */
@@ -25,7 +24,8 @@ export function noticeLoadFailure(
   error: unknown,
   fix: string,
 ): string {
-  const cause = errorMessage(error);
+  // Inline, not team-core's errorMessage: this reports that team-core itself did not load.
+  const cause = error instanceof Error ? error.message : String(error);
   // One line: a cause may carry a stack or a multi-line import error.
   const oneLine = `${what}: ${cause.split('\n')[0]?.trim() ?? ''}. ${fix}`;
   write(`teamkit: ${oneLine}`);
