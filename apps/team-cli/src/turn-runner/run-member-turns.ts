@@ -1,19 +1,16 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import {
-  createMailbox,
   isTeamkitError,
   type MemberStatus,
   type Message,
+  openRun,
   type RunMember,
   type RuntimeState,
-} from '@teamkit/team-core';
-import {
-  readRunState,
   recordTurn,
   updateRunState,
   WORKING_RUN_STATUSES,
-} from '@teamkit/team-core/state';
-import type { LockOptions } from '@teamkit/team-core/storage';
+} from '@teamkit/team-core';
+import type { LockOptions, TeamkitStore } from '@teamkit/team-core/storage';
 import type { PreparedAgent } from '../agent-presets/index.js';
 import { markWaiting } from '../process-host/member-presence.js';
 import { startTurnProcess, type TurnProcess } from './run-turn-process.js';
@@ -23,6 +20,8 @@ import { readTurnSession, type TurnSession, writeTurnSession } from './turn-sess
 /** Options of {@link runMemberTurns}. */
 export interface MemberTurnsOptions {
   home: string;
+  /** The store holding the member's run (the one `team member-turns` selected). */
+  store: TeamkitStore;
   runId: string;
   member: string;
   /** The member's agent, bound to it (preset files already written). */
@@ -107,15 +106,11 @@ export function createMemberTurns(options: MemberTurnsOptions): TurnInterrupter 
   const retries = options.retries ?? 3;
   const retryDelayMs = options.retryDelayMs ?? 2_000;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const stateOptions = {
-    actor: member,
-    ...(options.lock === undefined ? {} : { lock: options.lock }),
-  };
-  const mailbox = createMailbox({
-    home,
-    runId,
-    ...(options.lock === undefined ? {} : { lock: options.lock }),
-  });
+  const { store } = options;
+  const lock = options.lock === undefined ? {} : { lock: options.lock };
+  const stateOptions = { store, actor: member, ...lock };
+  const ownRun = openRun({ home, runId, store, actor: member, ...lock });
+  const { mailbox } = ownRun;
   let current: TurnProcess | undefined;
   let interrupted = false;
   // Stopping the runner ends its turn with everything the turn started.
@@ -123,19 +118,14 @@ export function createMemberTurns(options: MemberTurnsOptions): TurnInterrupter 
 
   async function moveToRunning(): Promise<'running' | 'bound' | 'changed'> {
     try {
-      const state = await updateRunState(
-        home,
-        runId,
-        (draft) => {
-          const target = draft.members.find((candidate) => candidate.name === member);
-          if (target?.status === 'idle') {
-            target.status = 'running';
-            target.lastSeenAt = Date.now();
-          }
-          return draft;
-        },
-        stateOptions,
-      );
+      const state = await ownRun.state.update((draft) => {
+        const target = draft.members.find((candidate) => candidate.name === member);
+        if (target?.status === 'idle') {
+          target.status = 'running';
+          target.lastSeenAt = Date.now();
+        }
+        return draft;
+      });
       const status = state.members.find((candidate) => candidate.name === member)?.status;
       return status === 'running' ? 'running' : 'changed';
     } catch (error) {
@@ -188,7 +178,7 @@ export function createMemberTurns(options: MemberTurnsOptions): TurnInterrupter 
     try {
       for (;;) {
         if (options.signal?.aborted) return { code: 0, reason: 'stopped' };
-        const state = await readRunState(home, runId, stateOptions);
+        const state = await ownRun.state.read();
         const me = state.members.find((candidate) => candidate.name === member);
         if (me === undefined) return { code: 1, reason: `run ${runId} has no member ${member}` };
         if (ENDED.includes(me.status)) return { code: 0, reason: `member is ${me.status}` };
@@ -205,7 +195,7 @@ export function createMemberTurns(options: MemberTurnsOptions): TurnInterrupter 
         if (!firstTurn && unread.length === 0) {
           if (me.isLead && othersTerminated(state, me))
             return { code: 0, reason: 'every other member is terminated and no mail is left' };
-          stopWaiting ??= await markWaiting(home, runId, member, { handoff: false });
+          stopWaiting ??= await markWaiting(runId, member, { handoff: false, store });
           await sleep(pollMs, options.signal);
           continue;
         }
@@ -214,7 +204,7 @@ export function createMemberTurns(options: MemberTurnsOptions): TurnInterrupter 
           if (moved === 'changed') continue;
           if (moved === 'bound') {
             // The parallel bound is full: stay idle until another member waits.
-            stopWaiting ??= await markWaiting(home, runId, member, { handoff: false });
+            stopWaiting ??= await markWaiting(runId, member, { handoff: false, store });
             await sleep(pollMs, options.signal);
             continue;
           }

@@ -26,8 +26,8 @@ export interface OpenRunOptions {
   home: string;
   /** The run's id (a UUID; anything else is `PATH_TRAVERSAL`). */
   runId: string;
-  /** Where state lives; defaults to the file store rooted at `home`. */
-  store?: TeamkitStore;
+  /** Where state lives: the store the front door chose (file, memory, NATS); required. */
+  store: TeamkitStore;
   /** The clock, in epoch ms; defaults to `Date.now`. */
   now?: () => number;
   /** Id generator for messages; defaults to `crypto.randomUUID`. */

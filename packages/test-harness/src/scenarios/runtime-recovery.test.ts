@@ -4,7 +4,7 @@ import {
   type TeamRuntime,
   type TeamSpecInput,
 } from '@teamkit/team-core';
-import { readRunState } from '@teamkit/team-core/state';
+import { createFileStore } from '@teamkit/team-core/storage';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineAgent } from '../scripted-agents/index.js';
 import { createTeamFixture, type TeamFixture } from '../team-fixture/index.js';
@@ -44,7 +44,12 @@ async function waitFor<T>(
 async function start(agents: Record<string, AgentScript>, workers: string[]) {
   fixture = await createTeamFixture();
   const host = createTestHost({ agents });
-  const runtime = await createTeamRuntime({ home: fixture.home, host, env: fixture.env });
+  const runtime = await createTeamRuntime({
+    store: createFileStore({ root: fixture.home }),
+    home: fixture.home,
+    host,
+    env: fixture.env,
+  });
   host.setIdleHandler((sessionId) => runtime.onMemberIdle(sessionId));
   const { runId } = await runtime.startRun(team(workers));
   return { host, runtime, runId, home: fixture.home };
@@ -105,7 +110,9 @@ describe('runtime recovery on the test host', () => {
       return task.status === 'completed' ? task : undefined;
     });
     expect(done.owner).toBe('steady');
-    const state = await readRunState(fixture?.home ?? '', runId);
+    const state = await readRunState(fixture?.home ?? '', runId, {
+      store: createFileStore({ root: fixture?.home ?? '' }),
+    });
     expect(state.members.find((member) => member.name === 'flaky')?.status).toBe('errored');
     expect(state.status).toBe('active');
   }, 60_000);
@@ -119,7 +126,9 @@ describe('runtime recovery on the test host', () => {
     };
     const { host, runtime, runId } = await start(agents, ['worker']);
     await waitFor('the worker to wait for mail', async () => {
-      const state = await readRunState(fixture?.home ?? '', runId);
+      const state = await readRunState(fixture?.home ?? '', runId, {
+        store: createFileStore({ root: fixture?.home ?? '' }),
+      });
       return state.members.find((member) => member.name === 'worker')?.status === 'idle';
     });
     host.setBusy('worker', true);
@@ -194,6 +203,7 @@ describe('runtime recovery on the test host', () => {
       },
     };
     const first: TeamRuntime = await createTeamRuntime({
+      store: createFileStore({ root: fixture.home }),
       home: fixture.home,
       host: frozenHost,
       env: fixture.env,
@@ -201,15 +211,24 @@ describe('runtime recovery on the test host', () => {
     host.setIdleHandler((id) => first.onMemberIdle(id));
     const { runId } = await first.startRun(team(['worker']));
     await waitFor('the frozen delivery', () => frozen);
-    const stuck = await readRunState(fixture.home, runId);
+    const stuck = await readRunState(fixture.home, runId, {
+      store: createFileStore({ root: fixture.home }),
+    });
     expect(
       stuck.members.find((member) => member.name === 'worker')?.pendingDeliveryIds,
     ).toHaveLength(1);
     expect(await first.member(runId, 'worker').inbox()).toEqual([]);
 
-    const second = await createTeamRuntime({ home: fixture.home, host, env: fixture.env });
+    const second = await createTeamRuntime({
+      store: createFileStore({ root: fixture.home }),
+      home: fixture.home,
+      host,
+      env: fixture.env,
+    });
     host.setIdleHandler((id) => second.onMemberIdle(id));
-    const resumed = await readRunState(fixture.home, runId);
+    const resumed = await readRunState(fixture.home, runId, {
+      store: createFileStore({ root: fixture.home }),
+    });
     expect(resumed.members.find((member) => member.name === 'worker')?.pendingDeliveryIds).toEqual(
       [],
     );

@@ -9,7 +9,7 @@ export const dashboardCommand: CommandHandler = async (context, [run], options) 
     const { collectRunStatus } = await import('@teamkit/team-core');
     const { renderDashboard } = await import('../../dashboard/render-dashboard.js');
     const { problemLines } = await import('../../problem-lines.js');
-    const report = await collectRunStatus({ home: context.home, runId });
+    const report = await collectRunStatus({ home: context.home, runId, store: context.store });
     output.result({ status: report }, () =>
       [
         renderDashboard(report, { paint: output.style, width: process.stdout.columns ?? 100 }),
@@ -29,6 +29,7 @@ export const dashboardCommand: CommandHandler = async (context, [run], options) 
   try {
     await runLiveDashboard({
       home: context.home,
+      store: context.store,
       runId,
       // The store this process selected for the home: files, or NATS for a shared run.
       store: storeForHome(context.home),

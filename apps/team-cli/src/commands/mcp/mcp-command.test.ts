@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { issueMemberCredential } from '@teamkit/team-core';
+import { createFileStore } from '@teamkit/team-core/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, createTempHome, runCli } from '../../test-support/run-cli.js';
 
@@ -18,7 +19,9 @@ beforeAll(async () => {
   expect(started.code, started.stderr + started.stdout).toBe(0);
   runId = started.json().runId as string;
   // A fresh secret for the implementer, as its host would hand it (the idle process keeps the old one).
-  token = await issueMemberCredential(home, runId, 'implementer');
+  token = await issueMemberCredential(home, runId, 'implementer', {
+    store: createFileStore({ root: home }),
+  });
 });
 
 afterAll(async () => {
