@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { issueMemberCredential, readRunState, requireLead } from '@teamkit/team-core';
+import { issueMemberCredential, openRun, requireLead } from '@teamkit/team-core';
 import { createFileStore } from '@teamkit/team-core/storage';
 import { createTeamFixture, type TeamFixture } from '@teamkit/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,9 +52,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
   for (const runId of await runIds()) {
-    const state = await readRunState(fixture.home, runId, {
+    const state = await openRun({
+      home: fixture.home,
+      runId: runId,
       store: createFileStore({ root: fixture.home }),
-    }).catch(() => undefined);
+    })
+      .state.read()
+      .catch(() => undefined);
     if (state !== undefined && state.status !== 'deleted') {
       const { spawnSync } = await import('node:child_process');
       spawnSync(
@@ -112,9 +116,11 @@ describe('create and delete over MCP', () => {
     expect(resultText(created)).toMatch(
       new RegExp(`^run ${output.runId} started: team coding-team, led by \\S+ \\(its own agent\\)`),
     );
-    const state = await readRunState(fixture.home, output.runId, {
+    const state = await openRun({
+      home: fixture.home,
+      runId: output.runId,
       store: createFileStore({ root: fixture.home }),
-    });
+    }).state.read();
     expect(state.status).toBe('active');
     expect(state.members.filter((member) => member.sessionId !== undefined).length).toBe(
       output.spawned.length,
@@ -125,10 +131,18 @@ describe('create and delete over MCP', () => {
     const [runId] = await runIds();
     if (runId === undefined) throw new Error('the previous test created no run');
     const lead = requireLead(
-      await readRunState(fixture.home, runId, { store: createFileStore({ root: fixture.home }) }),
+      await openRun({
+        home: fixture.home,
+        runId: runId,
+        store: createFileStore({ root: fixture.home }),
+      }).state.read(),
     ).name;
     const worker = (
-      await readRunState(fixture.home, runId, { store: createFileStore({ root: fixture.home }) })
+      await openRun({
+        home: fixture.home,
+        runId: runId,
+        store: createFileStore({ root: fixture.home }),
+      }).state.read()
     ).members.find((member) => member.name !== lead)?.name as string;
 
     const workerServer = await connect(await memberEnv(runId, worker), []);
@@ -155,8 +169,13 @@ describe('create and delete over MCP', () => {
     const hostile = await leadServer.callTool({ name: 'delete', arguments: { force: 'yes' } });
     expect(errorCode(hostile), resultText(hostile)).toBe('INVALID_INPUT');
     expect(
-      (await readRunState(fixture.home, runId, { store: createFileStore({ root: fixture.home }) }))
-        .status,
+      (
+        await openRun({
+          home: fixture.home,
+          runId: runId,
+          store: createFileStore({ root: fixture.home }),
+        }).state.read()
+      ).status,
     ).toBe('active');
 
     const deleted = await leadServer.callTool({ name: 'delete', arguments: { force: true } });
@@ -168,9 +187,11 @@ describe('create and delete over MCP', () => {
     };
     expect(report.runId).toBe(runId);
     expect(report.stopped).toContain(worker);
-    const after = await readRunState(fixture.home, runId, {
+    const after = await openRun({
+      home: fixture.home,
+      runId: runId,
       store: createFileStore({ root: fixture.home }),
-    });
+    }).state.read();
     expect(after.status).toBe(report.status);
     expect(['deleted', 'stopped', 'completed']).toContain(after.status);
   }, 120_000);

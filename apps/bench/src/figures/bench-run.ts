@@ -1,4 +1,4 @@
-import { isTeamkitError } from '@teamkit/team-core';
+import { createRunState, isTeamkitError, openRun, transitionRun } from '@teamkit/team-core';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
 import { createRunState, readRunState, transitionRun } from '@teamkit/team-core/state';
 import type { LockOptions } from '@teamkit/team-core/storage';
@@ -27,9 +27,11 @@ export const BENCH_LOCK: LockOptions = { staleMs: 10_000, timeoutMs: 60_000 };
  */
 export async function ensureBenchRun(home: string): Promise<string> {
   try {
-    const state = await readRunState(home, BENCH_RUN_ID, {
+    const state = await openRun({
+      home: home,
+      runId: BENCH_RUN_ID,
       store: createFileStore({ root: home }),
-    });
+    }).state.read();
     if (state.status === 'active') return BENCH_RUN_ID;
   } catch (error) {
     if (!isTeamkitError(error) || error.code !== 'RUN_NOT_FOUND') throw error;

@@ -6,7 +6,8 @@ import { processSessionId, readProcessFacts } from '@teamkit/team-core/processes
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
 import {
   createRunState,
-  readRunState,
+  createTaskList,
+  openRun,
   transitionMember,
   transitionRun,
 } from '@teamkit/team-core';
@@ -96,7 +97,11 @@ describe('the supervisor and a dead member’s tasks', () => {
       superviseOnce(runtime, runId, { unreleased, log: (line) => lines.push(line) });
 
     expect(await pass()).toBeUndefined();
-    const afterFirst = await readRunState(home, runId, { store: createFileStore({ root: home }) });
+    const afterFirst = await openRun({
+      home: home,
+      runId: runId,
+      store: createFileStore({ root: home }),
+    }).state.read();
     expect(afterFirst.members.find((member) => member.name === 'w1')?.status).toBe('errored');
     expect((await tasks.getTask('1')).owner).toBe('w1');
     expect([...unreleased]).toEqual(['w1']);

@@ -7,7 +7,7 @@ import { createMailbox } from '@teamkit/team-core';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
 import {
   createRunState,
-  readRunState,
+  openRun,
   startMember,
   transitionMember,
   transitionRun,
@@ -179,9 +179,11 @@ describe('the turn runner', () => {
         : undefined,
     );
     expect(JSON.stringify(await run.mailbox.listUnread('worker'))).not.toContain(messageId);
-    const state = await readRunState(run.home, run.runId, {
+    const state = await openRun({
+      home: run.home,
+      runId: run.runId,
       store: createFileStore({ root: run.home }),
-    });
+    }).state.read();
     expect(state.members.find((member) => member.name === 'worker')?.turns).toBe(2);
 
     run.controller.abort();

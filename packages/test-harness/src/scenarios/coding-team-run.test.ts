@@ -1,4 +1,4 @@
-import { createTeamRuntime, openRun, readRunState, type TeamRuntime } from '@teamkit/team-core';
+import { createTeamRuntime, openRun, type TeamRuntime } from '@teamkit/team-core';
 import { createFileStore } from '@teamkit/team-core/storage';
 import { afterEach, describe, expect, it } from 'vitest';
 import { codingTeamScripts, type LeadOutcome } from '../scripted-agents/index.js';
@@ -92,9 +92,11 @@ describe('the built-in coding team on the test host', () => {
     );
 
     // Members with worktrees committed on their own branches, never on main.
-    const state = await readRunState(current.home, runId, {
+    const state = await openRun({
+      home: current.home,
+      runId: runId,
       store: createFileStore({ root: current.home }),
-    });
+    }).state.read();
     const implementer = state.members.find((m) => m.name === 'implementer');
     const tester = state.members.find((m) => m.name === 'tester');
     expect(implementer?.branch).toMatch(/^teamkit\/[0-9a-f]{8}\/implementer$/);
@@ -146,8 +148,13 @@ describe('the built-in coding team on the test host', () => {
       expect(removed.removed).toBe(true);
     }
     expect(
-      (await readRunState(current.home, runId, { store: createFileStore({ root: current.home }) }))
-        .status,
+      (
+        await openRun({
+          home: current.home,
+          runId: runId,
+          store: createFileStore({ root: current.home }),
+        }).state.read()
+      ).status,
     ).toBe('deleted');
 
     const { events } = await openRun({

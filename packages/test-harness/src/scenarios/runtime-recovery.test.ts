@@ -1,5 +1,6 @@
 import {
   createTeamRuntime,
+  openRun,
   type TeamHostV1,
   type TeamRuntime,
   type TeamSpecInput,
@@ -110,9 +111,11 @@ describe('runtime recovery on the test host', () => {
       return task.status === 'completed' ? task : undefined;
     });
     expect(done.owner).toBe('steady');
-    const state = await readRunState(fixture?.home ?? '', runId, {
+    const state = await openRun({
+      home: fixture?.home ?? '',
+      runId: runId,
       store: createFileStore({ root: fixture?.home ?? '' }),
-    });
+    }).state.read();
     expect(state.members.find((member) => member.name === 'flaky')?.status).toBe('errored');
     expect(state.status).toBe('active');
   }, 60_000);
@@ -126,9 +129,11 @@ describe('runtime recovery on the test host', () => {
     };
     const { host, runtime, runId } = await start(agents, ['worker']);
     await waitFor('the worker to wait for mail', async () => {
-      const state = await readRunState(fixture?.home ?? '', runId, {
+      const state = await openRun({
+        home: fixture?.home ?? '',
+        runId: runId,
         store: createFileStore({ root: fixture?.home ?? '' }),
-      });
+      }).state.read();
       return state.members.find((member) => member.name === 'worker')?.status === 'idle';
     });
     host.setBusy('worker', true);
@@ -211,9 +216,11 @@ describe('runtime recovery on the test host', () => {
     host.setIdleHandler((id) => first.onMemberIdle(id));
     const { runId } = await first.startRun(team(['worker']));
     await waitFor('the frozen delivery', () => frozen);
-    const stuck = await readRunState(fixture.home, runId, {
+    const stuck = await openRun({
+      home: fixture.home,
+      runId: runId,
       store: createFileStore({ root: fixture.home }),
-    });
+    }).state.read();
     expect(
       stuck.members.find((member) => member.name === 'worker')?.pendingDeliveryIds,
     ).toHaveLength(1);
@@ -226,9 +233,11 @@ describe('runtime recovery on the test host', () => {
       env: fixture.env,
     });
     host.setIdleHandler((id) => second.onMemberIdle(id));
-    const resumed = await readRunState(fixture.home, runId, {
+    const resumed = await openRun({
+      home: fixture.home,
+      runId: runId,
       store: createFileStore({ root: fixture.home }),
-    });
+    }).state.read();
     expect(resumed.members.find((member) => member.name === 'worker')?.pendingDeliveryIds).toEqual(
       [],
     );

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createMemberClient, createTaskList, readRunState } from '@teamkit/team-core';
+import { createMemberClient, createTaskList, openRun } from '@teamkit/team-core';
 import { createFileStore } from '@teamkit/team-core/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunDelta, RunSnapshot } from '../protocol.js';
@@ -250,7 +250,13 @@ describe('team ui server: actions', () => {
     expect(stopped.status).toBe(200);
     expect(stops).toEqual([run.runId]);
     expect(
-      (await readRunState(home, run.runId, { store: createFileStore({ root: home }) })).status,
+      (
+        await openRun({
+          home: home,
+          runId: run.runId,
+          store: createFileStore({ root: home }),
+        }).state.read()
+      ).status,
     ).toBe('active');
   });
 });

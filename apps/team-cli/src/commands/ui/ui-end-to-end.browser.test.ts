@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { createTaskList, readRunState, type Task } from '@teamkit/team-core';
+import { createTaskList, openRun, type Task } from '@teamkit/team-core';
 import { createFileStore } from '@teamkit/team-core/storage';
 import { chromiumMissing, launchChromium } from '@teamkit/ui/testing';
 import type { Browser, Page } from 'playwright-core';
@@ -79,9 +79,9 @@ describe.skipIf(missing !== undefined)('team ui end to end in Chromium', () => {
     const state =
       home === undefined
         ? undefined
-        : await readRunState(home, runId, { store: createFileStore({ root: home }) }).catch(
-            () => undefined,
-          );
+        : await openRun({ home: home, runId: runId, store: createFileStore({ root: home }) })
+            .state.read()
+            .catch(() => undefined);
     if (state !== undefined && state.status !== 'deleted')
       await runCli(['run', 'stop', runId, '--force'], env(), { timeoutMs: 60_000 });
     await rm(folder, { recursive: true, force: true, maxRetries: 3 });
@@ -227,7 +227,11 @@ describe.skipIf(missing !== undefined)('team ui end to end in Chromium', () => {
     await until(
       'every member but the lead terminated',
       async () => {
-        const state = await readRunState(home, runId, { store: createFileStore({ root: home }) });
+        const state = await openRun({
+          home: home,
+          runId: runId,
+          store: createFileStore({ root: home }),
+        }).state.read();
         return state.members.every((member) => member.isLead || member.status === 'terminated')
           ? true
           : undefined;
@@ -245,8 +249,13 @@ describe.skipIf(missing !== undefined)('team ui end to end in Chromium', () => {
     await page.getByRole('button', { name: 'Stop run' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Stop run' }).click();
     await until('the run deleted on disk', async () =>
-      (await readRunState(home, runId, { store: createFileStore({ root: home }) })).status ===
-      'deleted'
+      (
+        await openRun({
+          home: home,
+          runId: runId,
+          store: createFileStore({ root: home }),
+        }).state.read()
+      ).status === 'deleted'
         ? true
         : undefined,
     );
