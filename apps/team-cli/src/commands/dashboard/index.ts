@@ -18,10 +18,7 @@ export const dashboardCommand: CommandHandler = async (context, [run], options) 
     );
     return undefined;
   }
-  const [{ runLiveDashboard }, { storeForHome }] = await Promise.all([
-    import('../../dashboard/live-dashboard.js'),
-    import('@teamkit/team-core/storage'),
-  ]);
+  const { runLiveDashboard } = await import('../../dashboard/live-dashboard.js');
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
@@ -31,8 +28,6 @@ export const dashboardCommand: CommandHandler = async (context, [run], options) 
       home: context.home,
       store: context.store,
       runId,
-      // The store this process selected for the home: files, or NATS for a shared run.
-      store: storeForHome(context.home),
       paint: output.style,
       signal: controller.signal,
     });
