@@ -226,7 +226,9 @@ describe('team mcp', () => {
     };
     // A member's own server does not offer lead tools; one shared server acting for the
     // member (started as the lead, naming the member per call) refuses them as the tool does.
-    const leadToken = await issueMemberCredential(home, runId, 'lead');
+    const leadToken = await issueMemberCredential(home, runId, 'lead', {
+      store: createFileStore({ root: home }),
+    });
     const lead = { ...implementer, TEAMKIT_MEMBER: 'lead', TEAMKIT_TOKEN: leadToken };
     const call = await callOneTool(process.execPath, [CLI_BIN, 'mcp', '--member-argument'], lead, {
       name: 'task_approve',
