@@ -58,7 +58,7 @@ export async function runToolAs<Name extends TeamToolName>(
   name: Name,
   args: Record<string, unknown>,
 ): Promise<TeamToolAnswer<ToolOutput<Name>>> {
-  const { findLead } = await import('@teamkit/team-core');
+  const { findLead } = await import('@teamkit/team-core/state');
   const { createTeamRunView, findTeamTool, runTeamTool } = await import('@teamkit/team-core/tools');
   const tool = findTeamTool(name);
   if (tool === undefined) throw new Error(`no team tool ${name}`);

@@ -5,10 +5,10 @@ import {
   isTeamkitError,
   type Mailbox,
   openRun,
-  recordTurn,
   type TaskList,
   type TaskStatus,
 } from '@teamkit/team-core';
+import { recordTurn, transitionMember } from '@teamkit/team-core/state';
 import type { TeamkitStore } from '@teamkit/team-core/storage';
 import { seededRandom } from '../shuffle.js';
 import { CHAOS_LOCK, type WorkerCommand } from './chaos-protocol.js';

@@ -1,6 +1,6 @@
-import { createRunState, isTeamkitError, openRun, transitionRun } from '@teamkit/team-core';
+import { isTeamkitError, openRun } from '@teamkit/team-core';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
-import { createRunState, readRunState, transitionRun } from '@teamkit/team-core/state';
+import { createRunState, transitionRun } from '@teamkit/team-core/state';
 import type { LockOptions } from '@teamkit/team-core/storage';
 import { createFileStore } from '@teamkit/team-core/storage';
 

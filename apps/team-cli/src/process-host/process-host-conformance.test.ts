@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { issueMemberCredential, type SpawnMemberInput } from '@teamkit/team-core';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
+import { createRunState, transitionRun } from '@teamkit/team-core/state';
 import { createFileStore } from '@teamkit/team-core/storage';
 import { runHostConformance } from '@teamkit/test-harness/conformance';
 import { CLI_BIN } from '../test-support/run-cli.js';
@@ -90,7 +91,7 @@ runHostConformance(
           const marker = await readWaitingMarker(
             state.runId,
             memberOf(sessionId),
-            createFileStore({ root: home }),
+            createFileStore({ root: state.runId }),
           );
           return marker?.handoff === true;
         }),

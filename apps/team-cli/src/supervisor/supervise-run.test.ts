@@ -1,18 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { createTaskList } from '@teamkit/team-core';
+import { createTaskList, openRun } from '@teamkit/team-core';
 import { processSessionId, readProcessFacts } from '@teamkit/team-core/processes';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
-import {
-  createRunState,
-  createTaskList,
-  openRun,
-  transitionMember,
-  transitionRun,
-} from '@teamkit/team-core';
-import { processSessionId, readProcessFacts } from '@teamkit/team-core/processes';
-import { TeamSpecSchema } from '@teamkit/team-core/schema';
+import { createRunState, transitionMember, transitionRun } from '@teamkit/team-core/state';
 import { createFileStore, runPaths } from '@teamkit/team-core/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempHome } from '../test-support/run-cli.js';

@@ -1,13 +1,12 @@
 import {
-  findLead,
   isTeamkitError,
   type MemberStatus,
   openRun,
   type RunHandle,
   settleRun,
   type TeamRuntime,
-  WRITABLE_RUN_STATUSES,
 } from '@teamkit/team-core';
+import { findLead, WRITABLE_RUN_STATUSES } from '@teamkit/team-core/state';
 import type { LockOptions } from '@teamkit/team-core/storage';
 import { readWaitingMarker } from '../process-host/index.js';
 import { beatMember, type HeartbeatJudge } from './member-heartbeats.js';

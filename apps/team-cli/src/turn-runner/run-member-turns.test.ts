@@ -3,16 +3,14 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createMailbox } from '@teamkit/team-core';
+import { createMailbox, openRun } from '@teamkit/team-core';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
 import {
   createRunState,
-  openRun,
   startMember,
   transitionMember,
   transitionRun,
-} from '@teamkit/team-core';
-import { TeamSpecSchema } from '@teamkit/team-core/schema';
+} from '@teamkit/team-core/state';
 import { createFileStore } from '@teamkit/team-core/storage';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PreparedAgent } from '../agent-presets/index.js';
@@ -160,7 +158,7 @@ describe('the turn runner', () => {
     expect(first.prompt).toContain('You work.');
     expect(first.prompt).toContain('## How your turns work');
     await waitFor('the waiting marker', () =>
-      readWaitingMarker(run.runId, 'worker', createFileStore({ root: run.home })),
+      readWaitingMarker(run.runId, 'worker', createFileStore({ root: run.runId })),
     );
     const session = await readTurnSession(run.home, run.runId, 'worker');
     expect(session?.sessionId).toMatch(/^[0-9a-f-]{36}$/);
@@ -189,7 +187,7 @@ describe('the turn runner', () => {
     run.controller.abort();
     expect((await done).code).toBe(0);
     expect(
-      await readWaitingMarker(run.runId, 'worker', createFileStore({ root: run.home })),
+      await readWaitingMarker(run.runId, 'worker', createFileStore({ root: run.runId })),
     ).toBeUndefined();
   }, 60_000);
 
@@ -239,7 +237,7 @@ describe('the turn runner', () => {
     await waitFor('the first turn to start', () => run.turns()[0]);
     expect(await runner.interrupt()).toBe(true);
     await waitFor('the waiting marker', () =>
-      readWaitingMarker(run.runId, 'worker', createFileStore({ root: run.home })),
+      readWaitingMarker(run.runId, 'worker', createFileStore({ root: run.runId })),
     );
     expect(run.output.some((line) => line.includes('interrupted'))).toBe(true);
     expect(await runner.interrupt()).toBe(false);

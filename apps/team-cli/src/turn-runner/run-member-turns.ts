@@ -6,10 +6,8 @@ import {
   openRun,
   type RunMember,
   type RuntimeState,
-  recordTurn,
-  updateRunState,
-  WORKING_RUN_STATUSES,
 } from '@teamkit/team-core';
+import { recordTurn, WORKING_RUN_STATUSES } from '@teamkit/team-core/state';
 import type { LockOptions, TeamkitStore } from '@teamkit/team-core/storage';
 import type { PreparedAgent } from '../agent-presets/index.js';
 import { markWaiting } from '../process-host/member-presence.js';

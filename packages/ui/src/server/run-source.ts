@@ -11,7 +11,6 @@ import { MessageSchema, TaskSchema, USER_PARTICIPANT } from '@teamkit/team-core/
 import {
   findLead,
   listRuns,
-  readRunState,
   TERMINAL_RUN_STATUSES,
   WORKING_RUN_STATUSES,
 } from '@teamkit/team-core/state';

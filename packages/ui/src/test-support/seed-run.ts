@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TaskStatus } from '@teamkit/team-core';
 import { TaskSchema, TeamSpecSchema } from '@teamkit/team-core/schema';
+import { createRunState, transitionRun } from '@teamkit/team-core/state';
 import { createFileStore, runPaths, serializeDocument } from '@teamkit/team-core/storage';
 
 /** A run made for a test: its id and the names of its members (the lead first). */

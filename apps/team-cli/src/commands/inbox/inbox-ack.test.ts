@@ -4,6 +4,7 @@ import { readdir, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { createMailbox, TEAMKIT_ERROR_CODES } from '@teamkit/team-core';
 import { TeamSpecSchema, USER_PARTICIPANT } from '@teamkit/team-core/schema';
+import { createRunState, transitionRun } from '@teamkit/team-core/state';
 import { createFileStore, runPaths } from '@teamkit/team-core/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, createTempHome, runCli } from '../../test-support/run-cli.js';

@@ -15,7 +15,7 @@ export const memberTurnsCommand: CommandHandler = async (context) => {
     );
   }
   const { home, member, memberRun: runId } = context;
-  const { findMember } = await import('@teamkit/team-core');
+  const { findMember } = await import('@teamkit/team-core/state');
   const { readRunLaunch } = await import('../../process-host/run-launch.js');
   const { prepareTurnAgent, writePresetFiles } = await import(
     '../../turn-runner/prepare-turn-agent.js'

@@ -237,7 +237,7 @@ export const runStopCommand: CommandHandler = async (context, [run], options) =>
 export const runResumeCommand: CommandHandler = async (context, [run]) => {
   const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');
   const { startBackgroundSupervisor } = await import('../../supervisor/background-supervisor.js');
-  const { WORKING_RUN_STATUSES } = await import('@teamkit/team-core');
+  const { WORKING_RUN_STATUSES } = await import('@teamkit/team-core/state');
   const { runtime } = await openProcessRuntime({
     home: context.home,
     store: context.store,
@@ -374,7 +374,7 @@ export const runSweepCommand: CommandHandler = async (context, _args, options) =
  */
 export const runInterruptCommand: CommandHandler = async (context, [run, member]) => {
   const runId = await resolveRunId(context, run);
-  const { findMember } = await import('@teamkit/team-core');
+  const { findMember } = await import('@teamkit/team-core/state');
   const state = await (await context.openRun(runId)).state.read();
   await authorizeRunOperation(context, state, 'interrupt');
   findMember(state, member as string);

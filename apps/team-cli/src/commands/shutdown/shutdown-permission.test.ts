@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
+import { createRunState, transitionRun } from '@teamkit/team-core/state';
 import { createFileStore } from '@teamkit/team-core/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberEnvironment, readStateFile } from '../../test-support/member-environment.js';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createTaskList, issueMemberCredential, openRun } from '@teamkit/team-core';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
+import { createRunState, transitionMember, transitionRun } from '@teamkit/team-core/state';
 import { createFileStore } from '@teamkit/team-core/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, createTempHome, spawn } from '../../../test-support/run-cli.js';
