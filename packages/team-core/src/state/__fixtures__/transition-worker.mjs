@@ -1,6 +1,6 @@
 // Moves one member between running and idle and counts a turn on every step,
 // printing the step number after each completed step, until it is killed.
-import { recordTurn, transitionMember } from '@teamkit/team-core';
+import { recordTurn, transitionMember } from '@teamkit/team-core/state';
 import { createFileStore } from '@teamkit/team-core/storage';
 
 const [home, runId] = process.argv.slice(2);
