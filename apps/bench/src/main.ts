@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { errorMessage } from '@teamkit/team-core/errors';
 import { parseBenchOptions, USAGE } from './bench-options.js';
 import type { FigureResult } from './figure.js';
 import { ALL_FIGURES } from './figures/all-figures.js';
@@ -22,7 +23,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     options = parseBenchOptions(argv);
   } catch (error) {
-    log(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    log(`${errorMessage(error)}\n\n${USAGE}`);
     return 2;
   }
   if (options.help) {

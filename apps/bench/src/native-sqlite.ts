@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { errorMessage } from '@teamkit/team-core/errors';
 import Database from 'better-sqlite3';
 
 /** The figures with a SQLite baseline, which need better-sqlite3's native module. */
@@ -19,7 +20,7 @@ function sqliteFailure(): string | undefined {
     new Database(':memory:').close();
     return undefined;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return errorMessage(error);
   }
 }
 

@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { errorMessage } from '@teamkit/team-core/errors';
 import type {
   Contender,
   FigureContext,
@@ -163,7 +164,7 @@ export async function runFigure(
     result.measurements = contenders.map(measurementOf);
     result.doubleClaims = result.measurements.reduce((sum, m) => sum + (m.doubleClaims ?? 0), 0);
   } catch (error) {
-    result.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    result.error = errorMessage(error, { stack: true });
   } finally {
     for (const entry of setUp.reverse()) {
       try {

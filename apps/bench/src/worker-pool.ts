@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { errorMessage } from '@teamkit/team-core/errors';
 
 /** Parent -> worker messages. */
 export type ToWorker =
@@ -137,7 +138,7 @@ export function serveWorker<Init, Payload>(handlers: WorkerHandlers<Init, Payloa
   const failed = (error: unknown) =>
     reply({
       type: 'failed',
-      message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      message: errorMessage(error, { stack: true }),
     });
   let closing = false;
   const closeAndExit = () => {

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberEnvironment } from './test-support/member-environment.js';
 import { createTempHome, runCli } from './test-support/run-cli.js';
@@ -114,7 +115,7 @@ describe('team commands against a real run', () => {
     const acked = await runCli(['ack', messages[0]?.messageId ?? '', '--json'], asMember('tester'));
     expect(acked.json()).toMatchObject({ ok: true, member: 'tester' });
     const waiting = runCli(['inbox', '--wait', '10', '--ack', '--json'], asMember('tester'));
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    await delay(700);
     await runCli(['send', '--to', 'tester', 'Found a bug', '--json'], asMember('reviewer'));
     const woke = await waiting;
     expect(woke.json()).toMatchObject({

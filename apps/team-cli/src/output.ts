@@ -81,7 +81,9 @@ export function createOutput(options: OutputOptions): Output {
         ? error.toJSON()
         : error instanceof UsageError
           ? { code: 'USAGE', message: error.message }
-          : { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) };
+          : // Not errorMessage: this module is bundled into the start-up path, which cannot
+            // load @teamkit/team-core/errors without a second copy of TeamkitError.
+            { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) };
       if (options.json) stdout.write(`${JSON.stringify({ ok: false, error: payload })}\n`);
       else stderr.write(`${style('red', 'error')} ${payload.code}: ${payload.message}\n`);
       return code;

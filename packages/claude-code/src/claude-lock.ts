@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { TeamkitError } from '@teamkit/team-core';
 import lockfile from 'proper-lockfile';
 
@@ -22,10 +23,6 @@ export interface HeldClaudeLock {
 export interface ClaudeLockOptions {
   /** How long to wait for the lock before `LOCK_TIMEOUT`. Default 15 000 ms. */
   timeoutMs?: number;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**
@@ -122,7 +119,7 @@ export async function withClaudeLock<T>(
       );
     }
     // Claude Code retries between 5 and 100 ms; so does this, with jitter.
-    await sleep(wait / 2 + Math.random() * wait);
+    await delay(wait / 2 + Math.random() * wait);
     wait = Math.min(wait * 2, 100);
   }
   const held: HeldClaudeLock = {

@@ -1,5 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { isCheckedClaudeCodeVersion } from './checked-versions.js';
 import { claudeTeamPaths, sanitizePathComponent } from './claude-paths.js';
 import type {
@@ -69,9 +70,7 @@ export async function readHighWatermark(
     const value = Number.parseInt(text, 10);
     if (!Number.isNaN(value)) return value;
     if (attempt >= attempts) return undefined;
-    await new Promise((resolve) =>
-      setTimeout(resolve, (retry?.delayMs ?? 10) * 2 ** (attempt - 1)),
-    );
+    await delay((retry?.delayMs ?? 10) * 2 ** (attempt - 1));
   }
 }
 

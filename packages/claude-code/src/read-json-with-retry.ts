@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 
 /** What reading one of Claude Code's JSON files gave. */
 export type JsonFileRead =
@@ -12,10 +13,6 @@ export interface TornReadRetry {
   attempts?: number;
   /** Wait before the second read, doubled for each further one. Default 10 ms. */
   delayMs?: number;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**
@@ -50,7 +47,7 @@ export async function readJsonWithRetry(
       }
     }
     if (attempt < attempts) {
-      await sleep(wait);
+      await delay(wait);
       wait *= 2;
     }
   }

@@ -1,5 +1,6 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClaudeTeamView } from './claude-team-view.js';
 import { createClaudeTeamSource } from './create-claude-team-source.js';
@@ -43,7 +44,7 @@ async function waitFor<T>(find: () => T | undefined, what: string, timeoutMs = 2
     const found = find();
     if (found !== undefined) return found;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await delay(20);
   }
 }
 
@@ -91,7 +92,7 @@ describe('watching Claude Code teams', () => {
 
     // Nothing changed: the periodic reads report nothing new.
     const count = changes.length;
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await delay(500);
     expect(changes.length).toBe(count);
     expect(errors).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import { isTeamkitError, markWaiting, TeamkitError } from '@teamkit/team-core';
+import { errorMessage } from '@teamkit/team-core/errors';
 import {
   type AnyTeamTool,
   callerRoles,
@@ -69,7 +70,7 @@ async function listedRoles(
       for (const role of callerRoles(caller)) roles.add(role);
     } catch (error) {
       log('warn', `could not read run ${identity.runId} yet; listing member tools`, {
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
     }
   } else {
@@ -197,7 +198,7 @@ export async function createTeamkitMcpServer(
     } catch (error) {
       if (!isTeamkitError(error)) {
         log('error', `${tool.name} failed`, {
-          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+          error: errorMessage(error, { stack: true }),
         });
       }
       return errorResult(error);

@@ -1,4 +1,5 @@
 import { isTeamkitError } from '@teamkit/team-core';
+import { errorMessage } from '@teamkit/team-core/errors';
 import { createFileStore } from '@teamkit/team-core/storage';
 import { serveTeamkitMcp } from './serve-teamkit-mcp.js';
 import { serverHome } from './server-identity.js';
@@ -32,7 +33,7 @@ export async function runTeamkitMcp(argv: readonly string[]): Promise<number> {
     return 0;
   } catch (error) {
     const code = isTeamkitError(error) ? error.code : 'INTERNAL';
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     process.stderr.write(`teamkit-mcp error ${code}: ${message}\n`);
     return isTeamkitError(error) && error.kind !== 'internal' ? 2 : 1;
   }

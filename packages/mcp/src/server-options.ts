@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { TeamkitError } from '@teamkit/team-core';
+import { errorMessage } from '@teamkit/team-core/errors';
 import type { TeamkitStore } from '@teamkit/team-core/storage';
 import type { TeamRunControl, TeamToolProfile } from '@teamkit/team-core/tools';
 import { MCP_HOSTS, type McpHostName } from './mcp-host-names.js';
@@ -83,7 +84,7 @@ export function parseServerArguments(argv: readonly string[]): TeamkitMcpOptions
       },
     });
   } catch (error) {
-    throw usage(error instanceof Error ? error.message : String(error));
+    throw usage(errorMessage(error));
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
   const text = (key: string) => (typeof values[key] === 'string' ? values[key] : undefined);

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { readWaitingMarker } from '@teamkit/team-core';
 import { createFileStore } from '@teamkit/team-core/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +24,7 @@ async function until<T>(read: () => Promise<T | undefined>, what: string): Promi
     const value = await read();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await delay(50);
   }
 }
 
@@ -77,7 +78,7 @@ describe('wait_for_mail and presence', () => {
       name: 'wait_for_mail',
       arguments: { timeoutSeconds: 2 },
     });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await delay(500);
     expect(
       await readWaitingMarker(run.runId, 'user', createFileStore({ root: run.home })),
     ).toBeUndefined();

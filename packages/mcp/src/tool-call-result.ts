@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { isTeamkitError } from '@teamkit/team-core';
+import { errorMessage } from '@teamkit/team-core/errors';
 import type { TeamToolAnswer } from '@teamkit/team-core/tools';
 
 /**
@@ -26,7 +27,7 @@ export function errorResult(error: unknown): CallToolResult {
       _meta: { 'teamkit/error': { code: error.code, kind: error.kind } },
     };
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return {
     isError: true,
     content: [{ type: 'text', text: `error INTERNAL: ${message}` }],

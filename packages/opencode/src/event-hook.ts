@@ -1,3 +1,4 @@
+import { errorMessage } from '@teamkit/team-core/errors';
 import type { PluginContext } from './plugin-context.js';
 
 /** The part of an OpenCode bus event the handler reads. */
@@ -42,9 +43,7 @@ export function createEventHandler(ctx: PluginContext) {
   }
 
   const background = (work: Promise<void>, what: string) => {
-    void work.catch((error: unknown) =>
-      ctx.log('warn', `${what} failed: ${error instanceof Error ? error.message : String(error)}`),
-    );
+    void work.catch((error: unknown) => ctx.log('warn', `${what} failed: ${errorMessage(error)}`));
   };
 
   return async ({ event }: { event: HostEvent }): Promise<void> => {

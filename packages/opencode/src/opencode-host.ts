@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   type DeliverInput,
   type DeliveryOutcome,
@@ -7,6 +8,7 @@ import {
   type TeamHostV1,
   TeamkitError,
 } from '@teamkit/team-core';
+import { errorMessage } from '@teamkit/team-core/errors';
 import { agentNameOf } from './config-hook.js';
 import {
   describeClientError,
@@ -64,8 +66,6 @@ function textOf(entry: SessionHistoryEntry): string {
 function hostFailed(message: string, cause?: unknown): TeamkitError {
   return new TeamkitError('HOST_FAILED', message, cause === undefined ? {} : { cause });
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Creates the OpenCode implementation of {@link TeamHostV1}. Members are child sessions
@@ -156,7 +156,7 @@ export function createOpenCodeHost(options: OpenCodeHostOptions): OpenCodeHost {
         .join('\n');
       if (ids.every((id) => seen.includes(id))) return true;
       if (Date.now() >= deadline) return false;
-      await sleep(confirmIntervalMs);
+      await delay(confirmIntervalMs);
     }
   }
 
@@ -283,7 +283,7 @@ export function createOpenCodeHost(options: OpenCodeHostOptions): OpenCodeHost {
       } catch (error) {
         return {
           usable: false,
-          reason: `nothing listens on ${url.href} (${error instanceof Error ? error.message : String(error)}); in \`opencode run\` the URL is a placeholder`,
+          reason: `nothing listens on ${url.href} (${errorMessage(error)}); in \`opencode run\` the URL is a placeholder`,
         };
       }
       attachUrl = url.href.replace(/\/$/, '');

@@ -7,6 +7,7 @@ import {
   type TeamLibrary,
   type TeamRuntime,
 } from '@teamkit/team-core';
+import { errorMessage } from '@teamkit/team-core/errors';
 import type { TeamkitStore } from '@teamkit/team-core/storage';
 import { createTmuxRunner } from '@teamkit/team-core/tmux';
 import type { PluginLog } from './opencode-client.js';
@@ -101,10 +102,7 @@ export function createPluginContext(input: PluginContextOptions): PluginContext 
         for (const error of run.errors) log('warn', `resuming run ${run.runId}: ${error}`);
       }
     } catch (error) {
-      log(
-        'error',
-        `resuming runs failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      log('error', `resuming runs failed: ${errorMessage(error)}`);
     }
     return created;
   }

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   findToolResults,
@@ -48,7 +49,7 @@ async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<b
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await delay(250);
   }
   return true;
 }

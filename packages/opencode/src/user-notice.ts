@@ -1,3 +1,4 @@
+import { errorMessage } from '@teamkit/team-core/errors';
 import type { PluginLog } from './opencode-client.js';
 
 /** Where a notice's line goes besides OpenCode's log; tests hand in a recorder. */
@@ -24,7 +25,7 @@ export function noticeLoadFailure(
   error: unknown,
   fix: string,
 ): string {
-  const cause = error instanceof Error ? error.message : String(error);
+  const cause = errorMessage(error);
   // One line: a cause may carry a stack or a multi-line import error.
   const oneLine = `${what}: ${cause.split('\n')[0]?.trim() ?? ''}. ${fix}`;
   write(`teamkit: ${oneLine}`);

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type NatsFixture, startNatsFixture } from './test-support/nats-fixture.js';
 import { natsServerMissing } from './test-support/nats-test-server.js';
@@ -50,7 +51,7 @@ describe.skipIf(missing !== undefined)('NATS store listings while keys keep chan
     for (const key of beats) await fixture.store.put(key, 'first');
     const writer = keepRewriting(fixture, beats);
     // Let the rewrites get going before the listings start.
-    while (writer.rounds < 3) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (writer.rounds < 3) await delay(20);
     const listings: string[][] = [];
     for (let index = 0; index < 5; index += 1) {
       listings.push(await fixture.store.list('runtime'));

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { type NatsCluster, startNatsCluster } from '@teamkit/test-harness';
@@ -24,7 +25,7 @@ async function openFirst(servers: string, bucketPrefix: string): Promise<NatsSto
       });
     } catch (error) {
       if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await delay(500);
     }
   }
 }

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   DiscardPolicy,
   JetStreamApiError,
@@ -162,7 +163,7 @@ async function untilAnswered<T>(deadline: number, setUp: () => Promise<T>): Prom
       // replicas) but JetStream could not say so while it elected a leader; look again.
       const inUse = error instanceof JetStreamApiError && error.code === 10058;
       if (!(isTransient(error) || inUse) || Date.now() + wait >= deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      await delay(wait);
       wait = Math.min(wait * 2, 1_000);
     }
   }

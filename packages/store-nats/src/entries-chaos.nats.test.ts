@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { EntryState, PendingTotals, TeamkitStore } from '@teamkit/team-core/storage';
 import type { StoreProcess, WorkerReply } from '@teamkit/test-harness/store-conformance';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,7 +8,6 @@ import { natsServerMissing } from './test-support/nats-test-server.js';
 const missing = natsServerMissing();
 const INBOX = 'runtime/r1/inboxes/lead';
 const STATES: EntryState[] = ['unread', 'reserved', 'processed'];
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The totals an add's admission check sees now (the probe is refused, nothing is added). */
 async function admissionTotals(store: TeamkitStore): Promise<PendingTotals> {
@@ -73,7 +73,7 @@ describe.skipIf(missing !== undefined)('NATS store entries under crashes', () =>
           to: 'processed',
         }),
       ];
-      await pause(50 + Math.random() * 250);
+      await delay(50 + Math.random() * 250);
       // Mid-operation: one adder and one mover die; every other cycle the server restarts too.
       await (adders[0] as StoreProcess).stop();
       await (movers[Math.floor(Math.random() * 2)] as StoreProcess).stop();

@@ -58,6 +58,8 @@ export function watchSubject(link: NatsLink, subject: string) {
         changed = false;
         return Promise.resolve();
       }
+      // Not node:timers/promises: a change ends this wait early from a callback, which
+      // delay() offers only through an AbortController per wait and a rejection.
       return new Promise((resolve) => {
         const timer = setTimeout(done, Math.max(0, ms));
         function done(): void {

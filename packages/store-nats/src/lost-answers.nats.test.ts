@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { WorkerReply } from '@teamkit/test-harness/store-conformance';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FlakyProxy, startFlakyProxy } from './test-support/flaky-proxy.js';
@@ -11,7 +12,7 @@ async function poll(check: () => Promise<boolean>, what: string): Promise<void> 
   const deadline = Date.now() + 30_000;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await delay(10);
   }
 }
 
@@ -64,9 +65,9 @@ describe.skipIf(missing !== undefined)('NATS store when answers are lost', () =>
     let running = true;
     const chaos = (async () => {
       while (running) {
-        await new Promise((resolve) => setTimeout(resolve, 150 + Math.random() * 150));
+        await delay(150 + Math.random() * 150);
         link.setMode('drop-replies');
-        await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 40));
+        await delay(20 + Math.random() * 40);
         link.setMode('pass');
         link.cut();
       }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { JetStreamClient, JetStreamManager, StoredMsg } from '@nats-io/jetstream';
 import { type MsgHdrs, type NatsConnection, headers as natsHeaders } from '@nats-io/transport-node';
 import type { NatsNames } from './key-mapping.js';
@@ -77,8 +78,6 @@ export interface NatsLinkParts {
   replicas: number;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** The time one attempt may take: a third of the deadline, between 0.5 and 2 s. */
 export function attemptTimeoutOf(timeoutMs: number): number {
   return Math.max(500, Math.min(2_000, Math.floor(timeoutMs / 3)));
@@ -147,7 +146,7 @@ export function createNatsLink(parts: NatsLinkParts): NatsLink {
         }
         if (connectionDropped && Date.now() < deadline) continue;
         if (Date.now() + wait >= deadline) throw unavailable(context(operation), error);
-        await sleep(wait);
+        await delay(wait);
         wait = Math.min(wait * 2, 500);
       }
     }
@@ -189,14 +188,11 @@ export function createNatsLink(parts: NatsLinkParts): NatsLink {
     },
     async close() {
       if (closed) return;
-      let timer: NodeJS.Timeout | undefined;
+      // An unreferenced timer: once the background work is done it keeps nothing alive.
       await Promise.race([
         Promise.all([...background]),
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, parts.timeoutMs);
-        }),
+        delay(parts.timeoutMs, undefined, { ref: false }),
       ]);
-      clearTimeout(timer);
       closed = true;
       await parts.nc.close();
     },

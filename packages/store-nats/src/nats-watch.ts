@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { DeliverPolicy } from '@nats-io/jetstream';
 import {
   createChangeBatcher,
@@ -77,7 +78,7 @@ function followKeys(
       }
       markReady();
       if (stopped || link.closed) return;
-      await new Promise((resolve) => setTimeout(resolve, RESTART_DELAY_MS));
+      await delay(RESTART_DELAY_MS);
     }
   }
   void run();

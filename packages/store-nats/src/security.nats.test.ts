@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { nkeys } from '@nats-io/transport-node';
 import { isTeamkitError } from '@teamkit/team-core';
@@ -187,7 +188,7 @@ describe.skipIf(missing !== undefined)('NATS store security', () => {
       await store.append('runtime/r2/events.jsonl', 'watched');
       const deadline = Date.now() + 15_000;
       while (!seen.includes('runtime/r2/events.jsonl') && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await delay(20);
       }
       await stop();
       expect(seen).toContain('runtime/r2/large.json');

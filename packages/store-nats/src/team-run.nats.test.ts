@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { sourceNodeArgs } from '@teamkit/repo-testing';
 import { createMailbox, createTaskList } from '@teamkit/team-core';
@@ -123,7 +124,7 @@ describe.skipIf(missing !== undefined)('a team run on the NATS store', () => {
         created.push(task.id);
       }
     })();
-    while (sent.length < total / 3) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (sent.length < total / 3) await delay(20);
     await server.kill();
     await server.restart();
     await writing;

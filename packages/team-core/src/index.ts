@@ -42,7 +42,7 @@ export {
   resolveTeam,
 } from './registry/index.js';
 // report: what a run produced
-export { renderRunReport } from './report/index.js';
+export { renderRunReport, summarizeRunTasks } from './report/index.js';
 // run handle: one run's mailbox, tasks, state and events, bound once
 export type {
   OpenRunOptions,

@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { withClaudeLock } from '@teamkit/claude-code';
 import { createFileStore } from '@teamkit/team-core/storage';
@@ -149,7 +150,7 @@ describe.skipIf(missing !== undefined)('a Claude Code team in team ui, in Chromi
         dialog.locator('button[type="submit"]').click(),
       ]);
       // Time for the request to reach the lock; the checks below hold however long it takes.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await delay(500);
       await writeFile(
         inbox,
         JSON.stringify([

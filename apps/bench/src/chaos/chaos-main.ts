@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { createMailbox, createTaskList } from '@teamkit/team-core';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
@@ -266,7 +267,7 @@ async function main(): Promise<number> {
       phase('rejoin and new runs');
       for (const worker of workers) tell(worker, { cmd: 'go' });
 
-      await new Promise((resolve) => setTimeout(resolve, 20 + random() * 230));
+      await delay(20 + random() * 230);
       phase('work before the kill');
       const victimIndex = Math.floor(random() * workers.length);
       const victim = workers[victimIndex] as Worker;

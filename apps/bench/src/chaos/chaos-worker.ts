@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline';
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   createMailbox,
   createTaskList,
@@ -201,7 +202,7 @@ async function main(): Promise<void> {
     // A little think time between operations, as agents have: it keeps a killed
     // process from holding a lock in most trials (a dead holder's lock costs its
     // 2 s stale period), while kills still land inside operations every few trials.
-    await new Promise((resolve) => setTimeout(resolve, current.random() * 8));
+    await delay(current.random() * 8);
   }
 }
 

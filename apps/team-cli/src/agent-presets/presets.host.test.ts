@@ -10,6 +10,7 @@ import {
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { runPaths } from '@teamkit/team-core/storage';
 import {
   type AgentCliName,
@@ -106,7 +107,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
     const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await delay(250);
   }
 }
 

@@ -1,4 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
+import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, createTempHome, runCli } from '../test-support/run-cli.js';
@@ -34,7 +35,7 @@ async function waitFor(
   while (!(await probe().catch(() => false))) {
     if (Date.now() > deadline)
       throw new Error(`timed out waiting for ${what}:\n${await paneText().catch(() => '')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await delay(100);
   }
 }
 

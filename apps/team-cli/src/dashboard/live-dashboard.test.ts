@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import { setTimeout as delay } from 'node:timers/promises';
 import { createTaskList } from '@teamkit/team-core';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
 import { createRunState } from '@teamkit/team-core/state';
@@ -18,7 +19,7 @@ async function until(check: () => boolean, what: string, printed: () => string):
   const deadline = Date.now() + 15_000;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${printed()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await delay(20);
   }
 }
 

@@ -80,6 +80,7 @@ export async function runLiveDashboard(
         )
           break;
       }
+      // Not node:timers/promises: the watch ends this wait early from a callback.
       await new Promise<void>((resolve) => {
         // A change that arrived while the status was read is drawn at once.
         if (changed || options.signal?.aborted === true) {

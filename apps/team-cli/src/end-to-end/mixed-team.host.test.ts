@@ -10,6 +10,7 @@ import {
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   createAgentCliEnvironment,
   findAgentCli,
@@ -310,7 +311,7 @@ async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 
     const value = probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${logs()}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await delay(500);
   }
 }
 

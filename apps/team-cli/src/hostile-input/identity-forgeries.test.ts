@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemberEnvironment } from '../test-support/member-environment.js';
 import { readStateFile } from '../test-support/member-environment.js';
@@ -232,7 +233,7 @@ describe.skipIf(!HAS_PROC)(
       }).catch(() => undefined);
       const deadline = Date.now() + 30_000;
       while (readStateFile(world.home, runId).status !== 'deleted' && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await delay(100);
       }
       expect(readStateFile(world.home, runId).status).toBe('deleted');
     }, 60_000);

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { MemberPresenceSchema } from '@teamkit/team-core/schema';
 import { createFileStore } from '@teamkit/team-core/storage';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -62,7 +63,7 @@ describe('member presence', () => {
       store: createFileStore({ root: home }),
       handoff: false,
     });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await delay(5);
     await markWaiting(runId, 'w1', { store: createFileStore({ root: home }), handoff: true });
     await clearOld();
     expect(await readWaitingMarker(runId, 'w1', createFileStore({ root: home }))).toMatchObject({

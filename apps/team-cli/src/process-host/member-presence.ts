@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { type Handoff, isTeamkitError } from '@teamkit/team-core';
 import { HandoffSchema } from '@teamkit/team-core/schema';
 import { runKeys, type TeamkitStore } from '@teamkit/team-core/storage';
@@ -44,7 +45,7 @@ export async function awaitHandoff(
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if ((await handoffs.entryState(collection, id)) === 'processed') return 'delivered';
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await delay(25);
   }
   const { moved } = await handoffs.moveEntries(collection, [id], ['unread'], 'processed');
   if (moved.length > 0) return 'deferred';

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { isSameFolder } from '@teamkit/team-core';
 import {
   checkRecordedProcess,
@@ -59,8 +60,6 @@ export function signalProcessSession(
   return signalRecordedProcess(session, signal, { ...expectation, group: true });
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Ends a session's process: SIGTERM, then SIGKILL after `graceMs`, each sent only after
  * the process is verified again as the member's. A session whose record fails the check
@@ -79,8 +78,8 @@ export async function stopProcessSession(
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline) {
     if (!ours()) return;
-    await sleep(50);
+    await delay(50);
   }
   signalProcessSession(sessionId, 'SIGKILL', expectation);
-  for (let tries = 0; tries < 40 && ours(); tries += 1) await sleep(25);
+  for (let tries = 0; tries < 40 && ours(); tries += 1) await delay(25);
 }

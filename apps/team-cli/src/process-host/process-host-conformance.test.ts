@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { issueMemberCredential, type SpawnMemberInput } from '@teamkit/team-core';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
@@ -27,7 +28,7 @@ async function waitUntil(
   const deadline = Date.now() + timeoutMs;
   while (!(await probe())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await delay(50);
   }
 }
 

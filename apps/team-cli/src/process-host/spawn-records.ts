@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { isSameFolder } from '@teamkit/team-core';
 import {
   parseProcessSessionId,
@@ -125,8 +126,6 @@ export function sessionNonce(sessionId: string): string | undefined {
   return readProcessEnvironment(session.pid)?.get(SPAWN_NONCE_VARIABLE);
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Stops every process of the run's recorded spawns except those of `keep` (the nonces of
  * sessions the run still records as live): SIGTERM, then SIGKILL after `graceMs`.
@@ -147,9 +146,9 @@ export async function stopStraySpawns(
   if (found.length === 0) return [];
   for (const stray of found) signal(stray.pid, 'SIGTERM');
   const deadline = Date.now() + (options.graceMs ?? 2_000);
-  while (Date.now() < deadline && strays().length > 0) await sleep(50);
+  while (Date.now() < deadline && strays().length > 0) await delay(50);
   for (const stray of strays()) signal(stray.pid, 'SIGKILL');
-  for (let tries = 0; tries < 40 && strays().length > 0; tries += 1) await sleep(25);
+  for (let tries = 0; tries < 40 && strays().length > 0; tries += 1) await delay(25);
   return found;
 }
 

@@ -65,6 +65,8 @@ export async function ensureTeamShim(
     const existing = await readFile(shim, 'utf8').catch(() => '');
     if (existing === text) return folder;
   }
+  // Not write-file-atomic: it resolves a link at the target and writes through it, and
+  // not writePrivateFile: the shim must be executable (0700), its files are 0600.
   const temp = path.join(folder, `.team-${randomUUID()}.tmp`);
   const handle = await open(
     temp,

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { TeamkitError } from '@teamkit/team-core/errors';
 import { createMemoryStore, type TeamkitStore } from '@teamkit/team-core/storage';
 import { describe, expect, it } from 'vitest';
@@ -26,7 +27,7 @@ describe('member heartbeats judged once (team run resume)', () => {
     let beating = true;
     const beats = (async () => {
       while (beating) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await delay(20);
         await beat(store);
       }
     })();

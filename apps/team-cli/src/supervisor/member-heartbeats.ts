@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { TeamkitStore } from '@teamkit/team-core/storage';
 import { z } from 'zod';
 
@@ -81,7 +82,7 @@ export async function watchHeartbeat(
   const first = await heartbeatRevision(store, runId, member, sessionId);
   const since = Date.now();
   for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    await delay(pollMs);
     if ((await heartbeatRevision(store, runId, member, sessionId)) !== first) return true;
     if (Date.now() - since > staleMs) return false;
   }

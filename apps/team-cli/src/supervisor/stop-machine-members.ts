@@ -1,4 +1,5 @@
 import type { RuntimeState, TeamHostV1 } from '@teamkit/team-core';
+import { errorMessage } from '@teamkit/team-core/errors';
 
 /**
  * Stops the processes this machine runs for a run that ended elsewhere: in a shared run,
@@ -23,7 +24,7 @@ export async function stopMachineMembers(
     } catch (error) {
       failed.push({
         member: member.name,
-        reason: error instanceof Error ? error.message : String(error),
+        reason: errorMessage(error),
       });
     }
   }

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { createTaskList, openRun } from '@teamkit/team-core';
 import { processSessionId, readProcessFacts } from '@teamkit/team-core/processes';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
@@ -25,7 +26,7 @@ async function memberProcess(name: string): Promise<{ child: ChildProcess; sessi
   const pid = child.pid as number;
   let facts = readProcessFacts(pid);
   for (let tries = 0; facts === undefined && tries < 100; tries += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await delay(20);
     facts = readProcessFacts(pid);
   }
   return { child, sessionId: processSessionId(pid, (facts as { startedAt: number }).startedAt) };

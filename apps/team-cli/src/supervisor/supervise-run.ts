@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   isTeamkitError,
   type MemberStatus,
@@ -6,6 +7,7 @@ import {
   settleRun,
   type TeamRuntime,
 } from '@teamkit/team-core';
+import { errorMessage } from '@teamkit/team-core/errors';
 import { findLead, WRITABLE_RUN_STATUSES } from '@teamkit/team-core/state';
 import type { LockOptions } from '@teamkit/team-core/storage';
 import { readWaitingMarker } from '../process-host/index.js';
@@ -67,21 +69,13 @@ export async function superviseRun(options: SuperviseRunOptions): Promise<Superv
       // where it was once the store answers again (its members' heartbeats resume then).
       if (!isTeamkitError(error, 'STORE_UNAVAILABLE')) throw error;
       (options.log ?? ((line: string) => process.stderr.write(`${line}\n`)))(
-        `supervisor: the store did not answer; trying again: ${messageOf(error)}`,
+        `supervisor: the store did not answer; trying again: ${errorMessage(error)}`,
       );
     }
     await options.onPass?.();
     if (outcome !== undefined) return outcome;
-    await new Promise<void>((resolve) => {
-      // The listener goes with the wait, or a long supervision piles them up on the signal.
-      const done = () => {
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, intervalMs);
-      options.signal?.addEventListener('abort', done, { once: true });
-    });
+    // Ends early (rejecting with an AbortError) when the signal aborts; the loop then returns.
+    await delay(intervalMs, undefined, { signal: options.signal }).catch(() => {});
   }
 }
 
@@ -177,7 +171,7 @@ export async function superviseOnce(
       try {
         await beatMember(runId, member.name, { machine, sessionId: member.sessionId, store });
       } catch (error) {
-        log(`supervisor: could not write the heartbeat of ${member.name}: ${messageOf(error)}`);
+        log(`supervisor: could not write the heartbeat of ${member.name}: ${errorMessage(error)}`);
       }
     }
     if (!alive) {
@@ -205,7 +199,7 @@ export async function superviseOnce(
         } catch (error) {
           pass.unreleased?.add(member.name);
           log(
-            `supervisor: could not release the tasks of ${member.name}: ${messageOf(error)}${pass.unreleased === undefined ? '' : ' (trying again each pass)'}`,
+            `supervisor: could not release the tasks of ${member.name}: ${errorMessage(error)}${pass.unreleased === undefined ? '' : ' (trying again each pass)'}`,
           );
         }
       }
@@ -235,10 +229,6 @@ export async function superviseOnce(
   return settled.outcome === 'not-working' ? 'stopped' : undefined;
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 async function markErrored(
   run: RunHandle,
   member: string,
@@ -250,6 +240,6 @@ async function markErrored(
   } catch (error) {
     // A member that meanwhile finished (terminated) cannot become errored; that is fine.
     if (isTeamkitError(error, 'INVALID_TRANSITION')) return;
-    log(`supervisor: could not mark ${member} errored: ${messageOf(error)}`);
+    log(`supervisor: could not mark ${member} errored: ${errorMessage(error)}`);
   }
 }

@@ -1,11 +1,18 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, realpathSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentTeamCommand } from '../process-host/team-shim.js';
-import { gitWritableRoots, prepareTurnAgent } from './prepare-turn-agent.js';
+import { gitWritableRoots, prepareTurnAgent, writePresetFiles } from './prepare-turn-agent.js';
 
 let root: string;
 const git = (cwd: string, ...args: string[]) =>
@@ -74,5 +81,28 @@ describe('prepareTurnAgent', () => {
     expect(argv.find((arg) => arg.startsWith('mcp_servers.teamkit.env_vars='))).toContain(
       '"TEAMKIT_STORE"',
     );
+  });
+});
+
+describe('writePresetFiles', () => {
+  it('replaces a link planted at a file of the member, never writing through it', async () => {
+    const home = path.join(root, 'home');
+    const outside = path.join(root, 'outside.txt');
+    writeFileSync(outside, 'untouched\n');
+    const file = path.join(home, 'runtime', 'run', 'agents', 'worker', 'mcp.json');
+    mkdirSync(path.dirname(file), { recursive: true });
+    symlinkSync(outside, file);
+    await writePresetFiles(home, [{ path: file, text: '{}\n' }]);
+    expect(lstatSync(file).isFile()).toBe(true);
+    expect(lstatSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file, 'utf8')).toBe('{}\n');
+    expect(readFileSync(outside, 'utf8')).toBe('untouched\n');
+  });
+
+  it('refuses a path outside the home', async () => {
+    const home = path.join(root, 'home');
+    await expect(
+      writePresetFiles(home, [{ path: path.join(root, 'elsewhere.json'), text: '{}' }]),
+    ).rejects.toMatchObject({ code: 'PATH_TRAVERSAL' });
   });
 });

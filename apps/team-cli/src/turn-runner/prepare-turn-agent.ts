@@ -1,6 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import { constants } from 'node:fs';
-import { mkdir, open, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { getAgentPreset, type PreparedAgent, type PresetFile } from '../agent-presets/index.js';
 import { expandAgentCommand, parseAgentCommand } from '../process-host/agent-command.js';
@@ -114,25 +112,18 @@ export function prepareTurnAgent(input: TurnAgentInput): PreparedAgent {
 }
 
 /**
- * Writes a preset's files, private to the user (folders 0700, files 0600): each to a
- * fresh temp file (exclusive, no link followed) renamed into place, so a planted link is
- * replaced, never written through.
+ * Writes files of a member inside the Teamkit home `home` (a preset's files, a turn's
+ * prompt file) with team-core's `writePrivateFile`: private to the user (folders 0700,
+ * files 0600), each a fresh temp file renamed into place, so a planted link is replaced,
+ * never written through. A path outside the home is refused (`PATH_TRAVERSAL`).
  */
-export async function writePresetFiles(files: readonly PresetFile[]): Promise<void> {
+export async function writePresetFiles(home: string, files: readonly PresetFile[]): Promise<void> {
+  const { writePrivateFile } = await import('@teamkit/team-core/storage');
   for (const file of files) {
-    await mkdir(path.dirname(file.path), { recursive: true, mode: 0o700 });
-    const temp = `${file.path}.${process.pid}.${Date.now()}.tmp`;
-    const handle = await open(
-      temp,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-      0o600,
+    await writePrivateFile(
+      home,
+      path.relative(home, file.path).split(path.sep).join('/'),
+      file.text,
     );
-    try {
-      await handle.writeFile(file.text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, file.path);
   }
 }

@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { createMailbox, openRun } from '@teamkit/team-core';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
@@ -15,6 +15,7 @@ import { createFileStore } from '@teamkit/team-core/storage';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PreparedAgent } from '../agent-presets/index.js';
 import { readWaitingMarker } from '../process-host/member-presence.js';
+import { createTempHome } from '../test-support/run-cli.js';
 import { createMemberTurns, type MemberTurnsOptions } from './run-member-turns.js';
 import { readTurnSession } from './turn-session.js';
 
@@ -34,14 +35,16 @@ interface Turn {
   code: number;
 }
 
-const homes: string[] = [];
+// Long enough that only a watch can explain a turn starting within a test's deadline.
+const RECONCILE_MS = 60_000;
+
+const cleanups: (() => Promise<void>)[] = [];
 const controllers: AbortController[] = [];
+const runners: Promise<unknown>[] = [];
 afterEach(async () => {
   for (const controller of controllers.splice(0)) controller.abort();
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  await Promise.all(
-    homes.splice(0).map((home) => rm(home, { recursive: true, force: true, maxRetries: 5 })),
-  );
+  await Promise.allSettled(runners.splice(0));
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
 });
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined) {
@@ -50,13 +53,13 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T 
     const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await delay(50);
   }
 }
 
-async function setUp(options: { maxTurnsPerMember?: number } = {}) {
-  const home = mkdtempSync(path.join(os.tmpdir(), 'teamkit-turns-'));
-  homes.push(home);
+async function setUp(options: { maxTurnsPerMember?: number; started?: boolean } = {}) {
+  const { home, cleanup } = await createTempHome();
+  cleanups.push(cleanup);
   const spec = TeamSpecSchema.parse({
     id: 'crew',
     name: 'crew',
@@ -78,6 +81,14 @@ async function setUp(options: { maxTurnsPerMember?: number } = {}) {
   );
   const runId = state.runId;
   await transitionRun(home, runId, 'active', { store: createFileStore({ root: home }) });
+  const startWorker = () =>
+    startMember(
+      home,
+      runId,
+      'worker',
+      { sessionId: 'proc-3-1' },
+      { store: createFileStore({ root: home }) },
+    );
   await startMember(
     home,
     runId,
@@ -85,13 +96,7 @@ async function setUp(options: { maxTurnsPerMember?: number } = {}) {
     { sessionId: 'proc-2-1' },
     { store: createFileStore({ root: home }) },
   );
-  await startMember(
-    home,
-    runId,
-    'worker',
-    { sessionId: 'proc-3-1' },
-    { store: createFileStore({ root: home }) },
-  );
+  if (options.started !== false) await startWorker();
   const promptFile = path.join(home, 'runtime', runId, 'prompts', 'worker.md');
   await mkdir(path.dirname(promptFile), { recursive: true });
   await writeFile(promptFile, 'You work.\n\n## Team protocol\n');
@@ -119,8 +124,8 @@ async function setUp(options: { maxTurnsPerMember?: number } = {}) {
   const output: string[] = [];
   const controller = new AbortController();
   controllers.push(controller);
-  const start = (member = 'worker', overrides: Partial<MemberTurnsOptions> = {}) =>
-    createMemberTurns({
+  const start = (member = 'worker', overrides: Partial<MemberTurnsOptions> = {}) => {
+    const runner = createMemberTurns({
       store: createFileStore({ root: home }),
       home,
       runId,
@@ -129,13 +134,22 @@ async function setUp(options: { maxTurnsPerMember?: number } = {}) {
       cwd: home,
       env: { ...process.env, ONE_SHOT_LOG: log, TEAMKIT_MEMBER: member },
       promptFile,
-      pollMs: 50,
+      reconcileMs: RECONCILE_MS,
       retryDelayMs: 10,
       signal: controller.signal,
       log: (line) => output.push(line),
       echo: { stdout: () => {}, stderr: () => {} },
       ...overrides,
     });
+    return {
+      interrupt: () => runner.interrupt(),
+      run: () => {
+        const done = runner.run();
+        runners.push(done);
+        return done;
+      },
+    };
+  };
   const turns = (): Turn[] =>
     existsSync(log)
       ? readFileSync(log, 'utf8')
@@ -145,7 +159,18 @@ async function setUp(options: { maxTurnsPerMember?: number } = {}) {
       : [];
   const failNext = (...codes: number[]) =>
     writeFileSync(`${log}.exit`, codes.map((code) => `${code}\n`).join(''));
-  return { home, runId, mailbox, start, turns, failNext, controller, output, promptFile };
+  return {
+    home,
+    runId,
+    mailbox,
+    start,
+    startWorker,
+    turns,
+    failNext,
+    controller,
+    output,
+    promptFile,
+  };
 }
 
 describe('the turn runner', () => {
@@ -189,6 +214,28 @@ describe('the turn runner', () => {
     expect(
       await readWaitingMarker(run.runId, 'worker', createFileStore({ root: run.runId })),
     ).toBeUndefined();
+  }, 60_000);
+
+  it('starts a turn from the watches alone: the member being started, then new mail', async () => {
+    // The worker's spawn is not recorded yet (pending): the runner waits for the run state
+    // to change. With a reconcile of a minute, a turn that starts within the 30 s deadline
+    // of waitFor was started by the state watch, and the second one by the inbox watch.
+    const run = await setUp({ started: false });
+    const done = run.start().run();
+    await waitFor('the runner to wait for the spawn', () =>
+      run.output.some((line) => line.includes('waits for its start')) ? true : undefined,
+    );
+    expect(run.turns()).toEqual([]);
+    await run.startWorker();
+    await waitFor('the first turn', () => run.turns()[0]);
+    await waitFor('the waiting marker', () =>
+      readWaitingMarker(run.runId, 'worker', createFileStore({ root: run.home })),
+    );
+    await run.mailbox.sendMessage({ from: 'lead', to: 'worker', body: 'watched' });
+    const second = await waitFor('the turn the new mail starts', () => run.turns()[1]);
+    expect(second.prompt).toContain('watched');
+    run.controller.abort();
+    expect((await done).code).toBe(0);
   }, 60_000);
 
   it('retries a failing turn with backoff, then gives up with its mail back to unread', async () => {

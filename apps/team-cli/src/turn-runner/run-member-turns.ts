@@ -1,4 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   isTeamkitError,
   type MemberStatus,
@@ -7,13 +8,16 @@ import {
   type RunMember,
   type RuntimeState,
 } from '@teamkit/team-core';
+import { errorMessage } from '@teamkit/team-core/errors';
 import { recordTurn, WORKING_RUN_STATUSES } from '@teamkit/team-core/state';
 import type { LockOptions, TeamkitStore } from '@teamkit/team-core/storage';
 import type { PreparedAgent } from '../agent-presets/index.js';
 import { markWaiting } from '../process-host/member-presence.js';
+import { writePresetFiles } from './prepare-turn-agent.js';
 import { startTurnProcess, type TurnProcess } from './run-turn-process.js';
 import { firstTurnPrompt, nextTurnPrompt } from './turn-prompts.js';
 import { readTurnSession, type TurnSession, writeTurnSession } from './turn-session.js';
+import { type TurnWakeups, watchTurnWakeups } from './turn-wakeups.js';
 
 /** Options of {@link runMemberTurns}. */
 export interface MemberTurnsOptions {
@@ -30,8 +34,11 @@ export interface MemberTurnsOptions {
   env: NodeJS.ProcessEnv;
   /** The file holding the member's prompt and the team protocol. */
   promptFile: string;
-  /** How often to look for mail while waiting; default 500 ms. */
-  pollMs?: number;
+  /**
+   * While waiting, the runner wakes on its inbox's watch and on the run state's; this is
+   * how often it (and each watch) looks again anyway, for events a watch lost. Default 30 s.
+   */
+  reconcileMs?: number;
   /** Retries of a failing turn before the runner gives up; default 3. */
   retries?: number;
   /** The first wait before a retry, doubled each time; default 2000 ms. */
@@ -58,19 +65,6 @@ export interface TurnInterrupter {
 }
 
 const ENDED: readonly MemberStatus[] = ['terminated', 'errored', 'shutdown_approved'];
-
-/** Waits `ms`, or less when `signal` aborts; leaves no listener behind. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
 
 function goalOf(state: RuntimeState): string | undefined {
   // The run's goal (`state.goal.text`) when the run has one.
@@ -100,15 +94,15 @@ export function createMemberTurns(options: MemberTurnsOptions): TurnInterrupter 
   run(): Promise<MemberTurnsOutcome>;
 } {
   const { home, runId, member } = options;
-  const pollMs = options.pollMs ?? 500;
+  const reconcileMs = options.reconcileMs ?? 30_000;
   const retries = options.retries ?? 3;
   const retryDelayMs = options.retryDelayMs ?? 2_000;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const { store } = options;
   const lock = options.lock === undefined ? {} : { lock: options.lock };
   const stateOptions = { store, actor: member, ...lock };
-  const ownRun = openRun({ home, runId, store, actor: member, ...lock });
-  const { mailbox } = ownRun;
+  const handle = openRun({ home, runId, store, actor: member, ...lock });
+  const { mailbox } = handle;
   let current: TurnProcess | undefined;
   let interrupted = false;
   // Stopping the runner ends its turn with everything the turn started.
@@ -116,7 +110,7 @@ export function createMemberTurns(options: MemberTurnsOptions): TurnInterrupter 
 
   async function moveToRunning(): Promise<'running' | 'bound' | 'changed'> {
     try {
-      const state = await ownRun.state.update((draft) => {
+      const state = await handle.state.update((draft) => {
         const target = draft.members.find((candidate) => candidate.name === member);
         if (target?.status === 'idle') {
           target.status = 'running';
@@ -134,7 +128,7 @@ export function createMemberTurns(options: MemberTurnsOptions): TurnInterrupter 
 
   async function runTurn(prompt: string, sessionId: string | undefined) {
     if (options.agent.turnFile !== undefined)
-      await writeFile(options.agent.turnFile, prompt, { mode: 0o600 });
+      await writePresetFiles(home, [{ path: options.agent.turnFile, text: prompt }]);
     const argv = options.agent.turnArgv({
       prompt,
       ...(sessionId === undefined ? {} : { sessionId }),
@@ -173,46 +167,61 @@ export function createMemberTurns(options: MemberTurnsOptions): TurnInterrupter 
       await stopWaiting?.();
       stopWaiting = undefined;
     };
+    let waitingForStart = false;
+    const wait = async () => {
+      stopWaiting ??= await markWaiting(runId, member, { handoff: false, store });
+    };
+    // Each pass reads the run state once; mail comes from the inbox's watch. The first pass
+    // runs at once, later ones when mail arrives, the run state changes, or the reconcile.
+    const wakeups = await watchTurnWakeups(handle, member, {
+      reconcileMs,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      onError: (error) => log(`turn runner: watch: ${errorMessage(error)}`),
+    });
     try {
       for (;;) {
+        await wakeups.next();
         if (options.signal?.aborted) return { code: 0, reason: 'stopped' };
-        const state = await ownRun.state.read();
+        const state = await handle.state.read();
         const me = state.members.find((candidate) => candidate.name === member);
         if (me === undefined) return { code: 1, reason: `run ${runId} has no member ${member}` };
         if (ENDED.includes(me.status)) return { code: 0, reason: `member is ${me.status}` };
         // The run is still being set up, or the spawn that started this runner is not
-        // recorded yet: nothing to do until it is.
+        // recorded yet: nothing to do until the run state changes.
         if (state.status === 'creating' || me.status === 'pending') {
-          await sleep(pollMs, options.signal);
+          if (!waitingForStart) log(`turn runner: ${member} waits for its start to be recorded`);
+          waitingForStart = true;
           continue;
         }
         if (!WORKING_RUN_STATUSES.includes(state.status))
           return { code: 0, reason: `run is ${state.status}` };
-        const unread = (await mailbox.listUnread(member)).messages;
         const firstTurn = session.turns === 0;
+        // The first turn takes whatever is unread, even what the watch has not reported yet.
+        if (firstTurn) wakeups.add((await mailbox.listUnread(member)).messages);
+        const unread = wakeups.mail();
         if (!firstTurn && unread.length === 0) {
           if (me.isLead && othersTerminated(state, me))
             return { code: 0, reason: 'every other member is terminated and no mail is left' };
-          stopWaiting ??= await markWaiting(runId, member, { handoff: false, store });
-          await sleep(pollMs, options.signal);
+          await wait();
           continue;
         }
         if (!me.isLead) {
           const moved = await moveToRunning();
           if (moved === 'changed') continue;
           if (moved === 'bound') {
-            // The parallel bound is full: stay idle until another member waits.
-            stopWaiting ??= await markWaiting(runId, member, { handoff: false, store });
-            await sleep(pollMs, options.signal);
+            // The parallel bound is full: stay idle until another member waits (a change
+            // of the run state wakes this runner).
+            await wait();
             continue;
           }
         }
         await clearWaiting();
-        const outcome = await takeTurn(state, memberPrompt, unread, session);
+        const outcome = await takeTurn(state, memberPrompt, unread, session, wakeups);
         session = outcome.session;
         if (outcome.exit !== undefined) return outcome.exit;
       }
     } finally {
+      await wakeups.close();
       await clearWaiting();
     }
   }
@@ -222,12 +231,17 @@ export function createMemberTurns(options: MemberTurnsOptions): TurnInterrupter 
     memberPrompt: string,
     unread: readonly Message[],
     session: TurnSession,
+    wakeups: TurnWakeups,
   ): Promise<{ session: TurnSession; exit?: MemberTurnsOutcome }> {
     const me = state.members.find((candidate) => candidate.name === member) as RunMember;
     const ids = unread.map((message) => message.messageId);
     const { reserved } =
       ids.length === 0 ? { reserved: [] as Message[] } : await mailbox.reserve(member, ids);
+    // Reserved or gone (another reader took them): either way no longer this runner's to take.
+    wakeups.forget(ids);
     const reservedIds = reserved.map((message) => message.messageId);
+    // Every message was taken by another reader meanwhile: nothing to start a turn for.
+    if (session.turns > 0 && reserved.length === 0) return { session };
     for (let attempt = 0; ; attempt += 1) {
       try {
         await recordTurn(home, runId, member, stateOptions);
@@ -290,9 +304,9 @@ export function createMemberTurns(options: MemberTurnsOptions): TurnInterrupter 
           exit: { code: 1, reason: `the agent's turn failed ${attempt + 1} times (${how})` },
         };
       }
-      const delay = retryDelayMs * 2 ** attempt;
-      log(`turn runner: ${member}'s turn failed (${how}); retrying in ${delay} ms`);
-      await sleep(delay, options.signal);
+      const wait = retryDelayMs * 2 ** attempt;
+      log(`turn runner: ${member}'s turn failed (${how}); retrying in ${wait} ms`);
+      await delay(wait, undefined, { signal: options.signal }).catch(() => {});
       if (options.signal?.aborted) {
         if (reservedIds.length > 0) await mailbox.release(member, reservedIds);
         return { session, exit: { code: 0, reason: 'stopped' } };

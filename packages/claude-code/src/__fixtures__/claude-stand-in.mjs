@@ -11,6 +11,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import lockfile from 'proper-lockfile';
 
 const INBOX_LOCK = { retries: { retries: 10, minTimeout: 5, maxTimeout: 100 } };
@@ -23,7 +24,6 @@ if (mode === 'inbox-reader' || mode === 'task-updater') {
     stopping = true;
   });
 }
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const say = (line) => process.stdout.write(`${line}\n`);
 
 // Claude Code reports a lock it could not get as a failed call; a caller tries again.
@@ -34,7 +34,7 @@ async function underLock(file, options, fn) {
       release = await lockfile.lock(file, options);
     } catch (error) {
       if (error.code !== 'ELOCKED') throw error;
-      await sleep(5 + Math.random() * 20);
+      await delay(5 + Math.random() * 20);
       continue;
     }
     try {
@@ -91,7 +91,7 @@ if (mode === 'inbox-writer') {
       await replaceInbox(inbox, []);
     });
     if (last) break;
-    await sleep(3);
+    await delay(3);
   }
   process.stdin.destroy();
   say('done');
@@ -138,7 +138,7 @@ if (mode === 'inbox-writer') {
     const names = readdirSync(folder).filter((name) => /^[0-9]+\.json$/.test(name));
     const name = names[Math.floor(Math.random() * names.length)];
     if (name === undefined) {
-      await sleep(5);
+      await delay(5);
       continue;
     }
     const file = path.join(folder, name);

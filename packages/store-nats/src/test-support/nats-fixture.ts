@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { type NatsServerProcess, startNatsServer } from '@teamkit/test-harness';
 import { type StoreProcess, startStoreProcess } from '@teamkit/test-harness/store-conformance';
@@ -75,6 +76,6 @@ export async function waitUntil(check: () => boolean, what: string, timeoutMs = 
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await delay(10);
   }
 }

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { sourceNodeArgs } from '@teamkit/repo-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,8 +13,9 @@ import { processSessionId, readProcessFacts } from '../processes/index.js';
 import { createTeamRuntime } from '../runtime/create-team-runtime.js';
 import type { SpawnMemberInput, TeamHostV1 } from '../runtime/team-host.js';
 import { createRunState, readRunState, transitionRun, updateRunState } from '../state/index.js';
-import { makeSpec, makeTempHome } from '../state/test-support/temp-home.js';
+import { makeSpec } from '../state/test-support/temp-home.js';
 import { createFileStore } from '../storage/index.js';
+import { makeTempFolder } from '../test-support/temp-folder.js';
 import { authenticateMember, verifyMemberCredential } from './authenticate-member.js';
 import { assertCallerIsUser, assertMayOperateOnRun } from './authorize-operation.js';
 import { identifyCaller } from './identify-caller.js';
@@ -42,7 +44,7 @@ async function newRun(): Promise<string> {
 }
 
 beforeAll(async () => {
-  ({ home, cleanup } = await makeTempHome());
+  ({ dir: home, cleanup } = await makeTempFolder('teamkit-state-'));
   runId = await newRun();
 });
 afterAll(async () => {
@@ -255,7 +257,7 @@ describe.skipIf(!HAS_PROC)('identifyCaller: who a process is', () => {
     const deadline = Date.now() + 20_000;
     while (member.lines.length === count) {
       if (Date.now() > deadline) throw new Error(`no answer: ${member.stderr.join('')}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await delay(20);
     }
     return JSON.parse(member.lines.at(-1) ?? '') as Record<string, unknown>;
   };

@@ -1,4 +1,9 @@
-import { isTeamkitError, TeamkitError, type TeamkitErrorCode } from '../errors/index.js';
+import {
+  errorMessage,
+  isTeamkitError,
+  TeamkitError,
+  type TeamkitErrorCode,
+} from '../errors/index.js';
 import { describeIssues } from '../schema/describe-issues.js';
 import {
   type Message,
@@ -138,16 +143,12 @@ export async function sendMessage(
     } catch (error) {
       throw new TeamkitError(
         'IO_ERROR',
-        `Message ${messageId} was stored for ${result.delivered.join(', ')}, but its event could not be logged (${messageOf(error)}). The copies stay delivered: do not send it again.`,
+        `Message ${messageId} was stored for ${result.delivered.join(', ')}, but its event could not be logged (${errorMessage(error)}). The copies stay delivered: do not send it again.`,
         { cause: error, details: { ...result } },
       );
     }
   }
   return result;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 // Failures that may come after the copy became visible (a lost lock, a failed folder
@@ -174,7 +175,7 @@ async function copyFailure(
   if (isTeamkitError(error) && stored === 'no') return error;
   return new TeamkitError(
     isTeamkitError(error) ? error.code : 'IO_ERROR',
-    `Storing message ${messageId} for ${recipient} failed: ${messageOf(error)} ${stored === 'no' ? `No copy is in ${recipient}'s inbox; sending it again with the same messageId is safe.` : `Whether a copy reached ${recipient}'s inbox is unknown; send it again with the same messageId (a stored copy refuses it as a duplicate).`}`,
+    `Storing message ${messageId} for ${recipient} failed: ${errorMessage(error)} ${stored === 'no' ? `No copy is in ${recipient}'s inbox; sending it again with the same messageId is safe.` : `Whether a copy reached ${recipient}'s inbox is unknown; send it again with the same messageId (a stored copy refuses it as a duplicate).`}`,
     { cause: error, details: { messageId, recipient } },
   );
 }

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Message } from '../schema/index.js';
 import { createFileStore } from '../storage/index.js';
@@ -14,7 +15,7 @@ afterEach(async () => {
 
 async function until(condition: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 200 && !condition(); i += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await delay(25);
   }
   if (!condition()) throw new Error(`timed out waiting for ${what}`);
 }
@@ -41,7 +42,7 @@ describe('watchInbox', () => {
       await until(() => seen.length === 2, 'the new message');
       expect(seen.map((m) => m.messageId)).toEqual([before.messageId, after.messageId]);
       await mailbox.reserve('writer', [before.messageId]);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await delay(300);
       await mailbox.release('writer', [before.messageId]);
       await until(() => seen.length === 3, 'the released message');
       expect(seen[2]?.messageId).toBe(before.messageId);
@@ -65,14 +66,14 @@ describe('watchInbox', () => {
       async (messages) => {
         inside += 1;
         mostInside = Math.max(mostInside, inside);
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await delay(50);
         seen.push(...messages.map((message) => message.messageId));
         inside -= 1;
       },
       { reconcileIntervalMs: 3_600_000 },
     );
     try {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await delay(100);
       const sent: string[] = [];
       for (let i = 0; i < 5; i += 1) {
         sent.push(
@@ -80,7 +81,7 @@ describe('watchInbox', () => {
         );
       }
       await until(() => seen.length >= 5, 'five messages from file events');
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await delay(200);
       expect([...seen].sort()).toEqual([...sent].sort());
       expect(mostInside).toBe(1);
     } finally {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkRecordedProcess, isSignallablePid } from './check-recorded-process.js';
 import { findMemberAncestors } from './member-ancestors.js';
@@ -66,7 +67,7 @@ async function waitUntil(what: string, probe: () => boolean): Promise<void> {
   const deadline = Date.now() + 20_000;
   while (!probe()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await delay(25);
   }
 }
 

@@ -2,8 +2,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempFolder } from '../test-support/temp-folder.js';
 import { loadTeamLibrary } from './team-library.js';
-import { configJson, makeTempFolder, writeTree } from './test-support/registry-fixture.js';
+import { configJson, writeTree } from './test-support/registry-fixture.js';
 
 const DOCS = fileURLToPath(new URL('../../../../docs/', import.meta.url));
 // `<!-- team-example: <team>/<file> -->` on the line before a fenced block marks it as one
@@ -73,7 +74,7 @@ const looksLikeTeamFile = (block: Block) =>
 let root: string;
 let cleanup: () => Promise<void>;
 beforeEach(async () => {
-  ({ root, cleanup } = await makeTempFolder());
+  ({ dir: root, cleanup } = await makeTempFolder('teamkit-registry-'));
 });
 afterEach(async () => cleanup());
 

@@ -1,10 +1,10 @@
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempFolder } from '../test-support/temp-folder.js';
 import { doctor, renderDoctorReport } from './doctor.js';
 import {
   configJson,
-  makeTempFolder,
   snapshotTree,
   teamPackage,
   writeTree,
@@ -13,7 +13,7 @@ import {
 let root: string;
 let cleanup: () => Promise<void>;
 beforeEach(async () => {
-  ({ root, cleanup } = await makeTempFolder());
+  ({ dir: root, cleanup } = await makeTempFolder('teamkit-registry-'));
 });
 afterEach(async () => cleanup());
 

@@ -4,11 +4,11 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TeamkitErrorCode } from '../errors/index.js';
+import { makeTempFolder } from '../test-support/temp-folder.js';
 import { loadTeamLibrary, resolveTeam } from './team-library.js';
 import {
   agentFile,
   configJson,
-  makeTempFolder,
   snapshotTree,
   teamPackage,
   writeTree,
@@ -21,7 +21,7 @@ let project: string;
 let teamsDir: string;
 
 beforeEach(async () => {
-  ({ root, cleanup } = await makeTempFolder());
+  ({ dir: root, cleanup } = await makeTempFolder('teamkit-registry-'));
   home = path.join(root, 'home');
   project = path.join(root, 'project');
   teamsDir = path.join(project, '.teamkit', 'teams');

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
+import { makeTempFolder } from '../test-support/temp-folder.js';
 import { loadSettings } from './config-sources.js';
 import { resolveStartableTeam } from './resolve-startable-team.js';
 import { loadTeamLibrary } from './team-library.js';
 import {
   configJson,
-  makeTempFolder,
   snapshotTree,
   teamPackage,
   writeTree,
@@ -16,7 +16,7 @@ let root: string;
 let cleanup: () => Promise<void>;
 let home: string;
 beforeEach(async () => {
-  ({ root, cleanup } = await makeTempFolder());
+  ({ dir: root, cleanup } = await makeTempFolder('teamkit-registry-'));
   home = path.join(root, 'home');
 });
 afterEach(async () => cleanup());

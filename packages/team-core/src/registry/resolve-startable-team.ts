@@ -43,7 +43,7 @@ export async function resolveStartableTeam(
   }
   if (!isBuiltinTeamId(id)) {
     const known = library.teams.filter((team) => team.enabled).map((team) => team.id);
-    const hints = teamNotFoundHints(library, id, [...known, ...BUILTIN_TEAM_IDS]);
+    const hints = teamNotFoundHints(library.skipped, id, [...known, ...BUILTIN_TEAM_IDS]);
     throw new TeamkitError(
       'TEAM_NOT_FOUND',
       `No team "${id}" (enabled teams: ${known.join(', ') || 'none'}; built-in teams: ${BUILTIN_TEAM_IDS.join(', ')}).${hints.text || ' Register a team folder in the Teamkit config to add one.'}`,

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
+import { makeTempFolder } from '../test-support/temp-folder.js';
 import {
   RETIRED_SETTINGS,
   resolveSettings,
@@ -9,12 +10,7 @@ import {
   shownSettingValue,
 } from './settings.js';
 import { loadTeamLibrary } from './team-library.js';
-import {
-  configJson,
-  makeTempFolder,
-  snapshotTree,
-  writeTree,
-} from './test-support/registry-fixture.js';
+import { configJson, snapshotTree, writeTree } from './test-support/registry-fixture.js';
 
 const GLOBAL = '~/.teamkit/config.json';
 const PROJECT = '<project>/.teamkit/config.json';
@@ -245,7 +241,7 @@ describe('settings through loadTeamLibrary', () => {
   let root: string;
   let cleanup: () => Promise<void>;
   beforeEach(async () => {
-    ({ root, cleanup } = await makeTempFolder());
+    ({ dir: root, cleanup } = await makeTempFolder('teamkit-registry-'));
   });
   afterEach(async () => cleanup());
 

@@ -2,6 +2,7 @@ import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
+import { makeTempFolder } from '../test-support/temp-folder.js';
 import { ensureGlobalConfig } from './ensure-global-config.js';
 import { MemberIdRegistry } from './member-id-registry.js';
 import { loadTeamLibrary, resolveTeam, type TeamLibrary } from './team-library.js';
@@ -10,7 +11,6 @@ import { templatesFolder } from './templates-folder.js';
 import {
   agentFile,
   configJson,
-  makeTempFolder,
   snapshotTree,
   teamPackage,
   writeTree,
@@ -24,7 +24,7 @@ let project: string;
 const env = {};
 
 beforeEach(async () => {
-  ({ root, cleanup } = await makeTempFolder());
+  ({ dir: root, cleanup } = await makeTempFolder('teamkit-registry-'));
   home = path.join(root, 'home', '.teamkit');
   project = path.join(root, 'project');
   await mkdir(project, { recursive: true });

@@ -1,7 +1,12 @@
 import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { isTeamkitError, TeamkitError, type TeamkitErrorCode } from '../errors/index.js';
+import {
+  errorMessage,
+  isTeamkitError,
+  TeamkitError,
+  type TeamkitErrorCode,
+} from '../errors/index.js';
 import { TeamNameSchema, type TeamSpec } from '../schema/index.js';
 import { assertSafeSegment, resolveContainedRealPath } from '../storage/index.js';
 import { BUILTIN_TEAM_IDS, builtinTeamFolder, isBuiltinTeamId } from './builtin-teams.js';
@@ -257,7 +262,7 @@ export async function loadTeamLibrary(options: LoadTeamLibraryOptions = {}): Pro
   ) => {
     const code: TeamkitErrorCode = isTeamkitError(error) ? error.code : 'IO_ERROR';
     const file = faultyFile(error, folder ?? registration.source);
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     skipped.push({
       id,
       scope: registration.scope,
@@ -368,7 +373,7 @@ export function resolveTeam(library: TeamLibrary, id: string): EffectiveTeam {
     .filter((candidate) => candidate.enabled)
     .map((candidate) => candidate.id);
   const listing = known.length === 0 ? 'no teams are enabled' : `known teams: ${known.join(', ')}`;
-  const hints = teamNotFoundHints(library, id, known);
+  const hints = teamNotFoundHints(library.skipped, id, known);
   throw new TeamkitError(
     'TEAM_NOT_FOUND',
     team === undefined

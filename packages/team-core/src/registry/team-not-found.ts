@@ -1,8 +1,7 @@
 import { closestId } from './closest-id.js';
-import type { TeamLibrary } from './team-library.js';
 
 /** A skipped team as `TEAM_NOT_FOUND` reports it. */
-interface SkippedTeamHint {
+export interface SkippedTeamHint {
   id: string;
   code: string;
   reason: string;
@@ -22,11 +21,11 @@ export interface TeamNotFoundHints {
  * the skipped ids, so a typo or a broken team folder is named instead of hidden.
  */
 export function teamNotFoundHints(
-  library: TeamLibrary,
+  skippedTeams: readonly SkippedTeamHint[],
   id: string,
   candidates: readonly string[],
 ): TeamNotFoundHints {
-  const skipped = library.skipped
+  const skipped = skippedTeams
     .map(({ id: skippedId, code, reason, file }) => ({ id: skippedId, code, reason, file }))
     .sort((a, b) => Number(b.id === id) - Number(a.id === id));
   const suggestion = skipped.some((team) => team.id === id)

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as root from '../index.js';
 import { BUILTIN_TEAM_IDS } from './builtin-teams.js';
+import * as registry from './index.js';
 import { templatesFolder } from './templates-folder.js';
 
 const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -27,7 +28,7 @@ describe('templatesFolder', () => {
 });
 
 describe('package entry point', () => {
-  it('exports the registry API by name', () => {
+  it('exports the registry API by name from /registry, and the everyday calls from the root', () => {
     for (const name of [
       'loadTeamLibrary',
       'resolveTeam',
@@ -38,6 +39,9 @@ describe('package entry point', () => {
       'renderDoctorReport',
       'BUILTIN_TEAM_IDS',
     ]) {
+      expect(registry, name).toHaveProperty(name);
+    }
+    for (const name of ['loadTeamLibrary', 'resolveTeam', 'resolveSettings', 'doctor']) {
       expect(root, name).toHaveProperty(name);
     }
   });

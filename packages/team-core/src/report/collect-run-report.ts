@@ -15,6 +15,7 @@ import { createTaskList } from '../tasklist/index.js';
 import { branchHead, changedPaths, commitsBetween, isAncestor } from '../worktree/git-merge.js';
 import { createGitRunner, type GitRunner } from '../worktree/git-runner.js';
 import { readRunLog } from './run-log.js';
+import { summarizeRunTasks } from './run-summary.js';
 
 /** One task in a run report. */
 export interface ReportTask {
@@ -222,10 +223,12 @@ export async function collectRunReport(options: RunReportOptions): Promise<RunRe
     return [] as RunMerge[];
   });
   const counts = messageCounts(events);
-  const tasksByStatus: Record<string, number> = {};
+  // The report lists only the statuses some task has.
+  const tasksByStatus = Object.fromEntries(
+    Object.entries(summarizeRunTasks(listing.tasks).tasksByStatus).filter(([, count]) => count > 0),
+  );
   const tasks: ReportTask[] = [];
   for (const task of listing.tasks) {
-    tasksByStatus[task.status] = (tasksByStatus[task.status] ?? 0) + 1;
     tasks.push({
       id: task.id,
       subject: task.subject,

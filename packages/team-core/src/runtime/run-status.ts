@@ -1,12 +1,6 @@
 import { createMailbox } from '../mailbox/index.js';
-import {
-  type MemberStatus,
-  type RunEvent,
-  type RuntimeState,
-  TASK_STATUSES,
-  type Task,
-  type TaskStatus,
-} from '../schema/index.js';
+import { summarizeRunTasks } from '../report/run-summary.js';
+import type { MemberStatus, RunEvent, RuntimeState, Task, TaskStatus } from '../schema/index.js';
 import { readRunState } from '../state/index.js';
 import {
   type DocumentProblem,
@@ -86,17 +80,7 @@ export async function collectRunStatus(options: RunStatusOptions): Promise<RunSt
   const { events } = await readRunEvents(store, runKeys(options.runId).events);
   const problems: DocumentProblem[] = [...listing.problems];
 
-  const tasksByStatus = Object.fromEntries(TASK_STATUSES.map((status) => [status, 0])) as Record<
-    TaskStatus,
-    number
-  >;
-  for (const task of listing.tasks) tasksByStatus[task.status] += 1;
-  const counted = listing.tasks.filter(
-    (task) => task.status !== 'deleted' && task.status !== 'cancelled',
-  );
-  const done = counted.filter(
-    (task) => task.status === 'completed' || task.status === 'approved',
-  ).length;
+  const { tasksByStatus, progress } = summarizeRunTasks(listing.tasks);
 
   const lastMessageOf = new Map<string, MemberStatusLine['lastMessage']>();
   for (const entry of events) {
@@ -146,7 +130,7 @@ export async function collectRunStatus(options: RunStatusOptions): Promise<RunSt
     members,
     tasks: listing.tasks,
     tasksByStatus,
-    progress: { done, total: counted.length },
+    progress,
     recentEvents: events.slice(-(options.recentEvents ?? 20)),
     problems,
     counters: { messagesSent: await mailbox.countMessagesSent(), turns: state.counters.turns },

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RuntimeStateSchema } from '../schema/runtime-state.js';
 import { createFileStore } from '../storage/index.js';
 import { runPaths } from '../storage/teamkit-home.js';
+import { makeTempFolder } from '../test-support/temp-folder.js';
 import { startMember } from './run-bounds.js';
 import {
   createRunState,
@@ -13,7 +14,7 @@ import {
   transitionMember,
   transitionRun,
 } from './run-state-store.js';
-import { makeSpec, makeTempHome } from './test-support/temp-home.js';
+import { makeSpec } from './test-support/temp-home.js';
 
 const worker = fileURLToPath(new URL('./__fixtures__/transition-worker.mjs', import.meta.url));
 
@@ -48,7 +49,7 @@ describe('SIGKILL during a transition', () => {
   let cleanup: () => Promise<void>;
   const children: ChildProcess[] = [];
   beforeEach(async () => {
-    ({ home, cleanup } = await makeTempHome());
+    ({ dir: home, cleanup } = await makeTempFolder('teamkit-state-'));
   });
   afterEach(async () => {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');

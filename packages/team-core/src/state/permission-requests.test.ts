@@ -1,16 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileStore } from '../storage/index.js';
+import { makeTempFolder } from '../test-support/temp-folder.js';
 import { decidePermission, isPathAllowed, requestPermission } from './permission-requests.js';
 import { createRunState, readRunState, transitionRun, updateRunState } from './run-state-store.js';
 import { answerShutdown, requestShutdown } from './shutdown-requests.js';
-import { makeSpec, makeTempHome } from './test-support/temp-home.js';
+import { makeSpec } from './test-support/temp-home.js';
 
 describe('permission and shutdown requests', () => {
   let home: string;
   let cleanup: () => Promise<void>;
   let runId: string;
   beforeEach(async () => {
-    ({ home, cleanup } = await makeTempHome());
+    ({ dir: home, cleanup } = await makeTempFolder('teamkit-state-'));
     const state = await createRunState(
       home,
       {

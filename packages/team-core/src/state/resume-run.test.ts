@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileStore } from '../storage/index.js';
+import { makeTempFolder } from '../test-support/temp-folder.js';
 import type { LivenessProbe, RecoveryActions } from './resume-run.js';
 import { resumeAll, resumeRun } from './resume-run.js';
 import { startMember } from './run-bounds.js';
@@ -10,7 +11,7 @@ import {
   transitionRun,
   updateRunState,
 } from './run-state-store.js';
-import { makeClock, makeSpec, makeTempHome } from './test-support/temp-home.js';
+import { makeClock, makeSpec } from './test-support/temp-home.js';
 
 function fakeRecovery(): RecoveryActions & { calls: string[] } {
   const calls: string[] = [];
@@ -39,7 +40,7 @@ describe('resume', () => {
   let home: string;
   let cleanup: () => Promise<void>;
   beforeEach(async () => {
-    ({ home, cleanup } = await makeTempHome());
+    ({ dir: home, cleanup } = await makeTempFolder('teamkit-state-'));
   });
   afterEach(async () => cleanup());
 

@@ -1,4 +1,4 @@
-import { isTeamkitError, TeamkitError } from '../errors/index.js';
+import { errorMessage, isTeamkitError, TeamkitError } from '../errors/index.js';
 import type { RunMember, RuntimeState } from '../schema/runtime-state.js';
 import { listRuns, readRunState, transitionRun, updateRunState } from './run-state-store.js';
 import { resolveStateOptions, type StateOptions } from './state-options.js';
@@ -109,10 +109,6 @@ const RESUMED_RUN_STATUSES: readonly RuntimeState['status'][] = [
 ];
 const FINISHED_MEMBER = new Set<RunMember['status']>(['terminated']);
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 async function probe(
   runId: string,
   member: RunMember,
@@ -134,7 +130,7 @@ async function probe(
       : await liveness.isAlive(member.sessionId);
     return alive ? 'alive' : 'dead';
   } catch (error) {
-    return { error: messageOf(error) };
+    return { error: errorMessage(error) };
   }
 }
 
@@ -179,7 +175,7 @@ export async function resumeRun(
       try {
         report.removed.push(...(await recovery.rollbackRun(state)));
       } catch (error) {
-        report.errors.push(`rollback: ${messageOf(error)}`);
+        report.errors.push(`rollback: ${errorMessage(error)}`);
         return report;
       }
     }
@@ -196,7 +192,7 @@ export async function resumeRun(
     try {
       report.removed.push(...(await recovery.finishDeletion(state)));
     } catch (error) {
-      report.errors.push(`finish deletion: ${messageOf(error)}`);
+      report.errors.push(`finish deletion: ${errorMessage(error)}`);
       return report;
     }
     const after = await transitionRun(home, runId, 'deleted', {
@@ -237,7 +233,7 @@ export async function resumeRun(
           entry.releasedTasks = await recovery.releaseTasksOf(runId, member.name);
           entry.reclaimedMessages = await recovery.reclaimReservations(runId, member.name);
         } catch (error) {
-          entry.error = messageOf(error);
+          entry.error = errorMessage(error);
           report.errors.push(`${member.name}: recovery failed: ${entry.error}`);
         }
       }
@@ -314,7 +310,7 @@ export async function resumeAll(
       report.runs.push(await resumeRun(home, run.runId, liveness, options));
     } catch (error) {
       if (!isTeamkitError(error) && !(error instanceof Error)) throw error;
-      report.failed.push({ runId: run.runId, error: messageOf(error) });
+      report.failed.push({ runId: run.runId, error: errorMessage(error) });
     }
   }
   return report;

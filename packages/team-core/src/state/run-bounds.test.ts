@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
 import type { RunBounds } from '../schema/team-spec.js';
 import { createFileStore } from '../storage/index.js';
+import { makeTempFolder } from '../test-support/temp-folder.js';
 import { addMember, recordTurn, startMember } from './run-bounds.js';
 import {
   createRunState,
@@ -9,7 +10,7 @@ import {
   transitionMember,
   transitionRun,
 } from './run-state-store.js';
-import { makeClock, makeSpec, makeTempHome } from './test-support/temp-home.js';
+import { makeClock, makeSpec } from './test-support/temp-home.js';
 
 async function boundOf(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -26,7 +27,7 @@ describe('run bounds', () => {
   let cleanup: () => Promise<void>;
   const clock = makeClock();
   beforeEach(async () => {
-    ({ home, cleanup } = await makeTempHome());
+    ({ dir: home, cleanup } = await makeTempFolder('teamkit-state-'));
   });
   afterEach(async () => cleanup());
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
 import { createFileStore, readRunEvents } from '../storage/index.js';
+import { makeTempFolder } from '../test-support/temp-folder.js';
 import { completeRun, decideRunCompletion } from './run-completion.js';
 import {
   addCriteria,
@@ -17,7 +18,7 @@ import {
   updateRunState,
 } from './run-state-store.js';
 import { runKeysOf } from './state-storage.js';
-import { makeSpec, makeTempHome } from './test-support/temp-home.js';
+import { makeSpec } from './test-support/temp-home.js';
 
 async function refusal(promise: Promise<unknown>): Promise<string> {
   try {
@@ -64,7 +65,7 @@ describe('a run that finishes', () => {
   }
 
   beforeEach(async () => {
-    ({ home, cleanup } = await makeTempHome());
+    ({ dir: home, cleanup } = await makeTempFolder('teamkit-state-'));
   });
   afterEach(async () => cleanup());
 

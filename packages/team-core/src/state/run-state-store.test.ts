@@ -5,6 +5,7 @@ import { isTeamkitError } from '../errors/index.js';
 import { readRunEvents } from '../storage/event-log.js';
 import { createFileStore, runKeys } from '../storage/index.js';
 import { runPaths } from '../storage/teamkit-home.js';
+import { makeTempFolder } from '../test-support/temp-folder.js';
 import {
   createRunState,
   listRuns,
@@ -13,7 +14,7 @@ import {
   transitionRun,
   updateRunState,
 } from './run-state-store.js';
-import { makeClock, makeSpec, makeTempHome } from './test-support/temp-home.js';
+import { makeClock, makeSpec } from './test-support/temp-home.js';
 
 async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
   try {
@@ -29,7 +30,7 @@ describe('run state store', () => {
   let home: string;
   let cleanup: () => Promise<void>;
   beforeEach(async () => {
-    ({ home, cleanup } = await makeTempHome());
+    ({ dir: home, cleanup } = await makeTempFolder('teamkit-state-'));
   });
   afterEach(async () => cleanup());
 

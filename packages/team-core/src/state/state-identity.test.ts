@@ -4,14 +4,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
 import { createFileStore } from '../storage/index.js';
 import { runPaths } from '../storage/teamkit-home.js';
+import { makeTempFolder } from '../test-support/temp-folder.js';
 import { createRunState, listRuns, readRunState, transitionRun } from './run-state-store.js';
-import { makeSpec, makeTempHome } from './test-support/temp-home.js';
+import { makeSpec } from './test-support/temp-home.js';
 
 describe('a state.json in the folder of another run', () => {
   let home: string;
   let cleanup: () => Promise<void>;
   beforeEach(async () => {
-    ({ home, cleanup } = await makeTempHome());
+    ({ dir: home, cleanup } = await makeTempFolder('teamkit-state-'));
   });
   afterEach(async () => cleanup());
 

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
 import { MEMBER_STATUSES, RUN_STATUSES } from '../schema/runtime-state.js';
 import { createFileStore } from '../storage/index.js';
+import { makeTempFolder } from '../test-support/temp-folder.js';
 import {
   createRunState,
   readRunState,
@@ -15,7 +16,7 @@ import {
   MEMBER_TRANSITIONS,
   RUN_TRANSITIONS,
 } from './status-machines.js';
-import { makeSpec, makeTempHome } from './test-support/temp-home.js';
+import { makeSpec } from './test-support/temp-home.js';
 
 describe('status machines as tables', () => {
   it('matches the documented run machine exactly', () => {
@@ -68,7 +69,7 @@ describe('status machines on real state files (property)', () => {
   let home: string;
   let cleanup: () => Promise<void>;
   beforeEach(async () => {
-    ({ home, cleanup } = await makeTempHome());
+    ({ dir: home, cleanup } = await makeTempFolder('teamkit-state-'));
   });
   afterEach(async () => cleanup());
 

@@ -3,15 +3,16 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileStore } from '../storage/index.js';
 import { runPaths } from '../storage/teamkit-home.js';
+import { makeTempFolder } from '../test-support/temp-folder.js';
 import { createRunState, listRuns, transitionRun } from './run-state-store.js';
 import { sweepRuns } from './sweep-runs.js';
-import { makeClock, makeSpec, makeTempHome } from './test-support/temp-home.js';
+import { makeClock, makeSpec } from './test-support/temp-home.js';
 
 describe('sweepRuns', () => {
   let home: string;
   let cleanup: () => Promise<void>;
   beforeEach(async () => {
-    ({ home, cleanup } = await makeTempHome());
+    ({ dir: home, cleanup } = await makeTempFolder('teamkit-state-'));
   });
   afterEach(async () => cleanup());
 

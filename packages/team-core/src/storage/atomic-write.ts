@@ -33,19 +33,37 @@ export async function fsyncDirectory(directory: string): Promise<void> {
 // Loaded on the first write, not with the module: a process that only reads skips it.
 let writeFileAtomicLibrary: typeof import('write-file-atomic') | undefined;
 
+/** Options of {@link writeFileAtomically}. */
+export interface AtomicWriteOptions {
+  /** The file's mode; default the mode of the file it replaces (a new file gets 0666 less the umask). */
+  mode?: number;
+}
+
 /**
  * Replaces `target` with `data` so that a crash at any moment leaves either the old
  * or the new content: temp file + fsync + rename (write-file-atomic), then an fsync of
- * the parent folder. Renames that hit EPERM/EBUSY are retried with backoff.
+ * the parent folder. Renames that hit EPERM/EBUSY are retried with backoff. A symbolic
+ * link at `target` is followed (the file it names is replaced), as a user's own
+ * configuration files expect; files inside the Teamkit home, where a planted link must
+ * be replaced rather than written through, go through `writePrivateFile` instead.
  */
-export async function writeFileAtomically(target: string, data: string | Buffer): Promise<void> {
+export async function writeFileAtomically(
+  target: string,
+  data: string | Buffer,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   const directory = path.dirname(target);
   mkdirSync(directory, { recursive: true });
   writeFileAtomicLibrary ??= createRequire(import.meta.url)(
     'write-file-atomic',
   ) as typeof import('write-file-atomic');
   const write = writeFileAtomicLibrary;
-  await retryWhileBusy(() => write(target, data, { fsync: true }));
+  await retryWhileBusy(() =>
+    write(target, data, {
+      fsync: true,
+      ...(options.mode === undefined ? {} : { mode: options.mode }),
+    }),
+  );
   await fsyncDirectory(directory);
 }
 

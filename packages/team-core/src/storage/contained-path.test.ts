@@ -3,8 +3,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
+import { makeTempFolder } from '../test-support/temp-folder.js';
 import { assertSafeSegment, containedPath, resolveContainedRealPath } from './contained-path.js';
-import { makeTempFolder } from './test-support/workers.js';
 
 const isUnsafe = (segment: string) =>
   segment === '' || segment === '.' || segment === '..' || /[/\\\0]/.test(segment);
@@ -74,7 +74,7 @@ describe('resolveContainedRealPath', () => {
   //   dangling-in -> base/missing
   //   relative-out -> ../outside
   beforeAll(async () => {
-    ({ folder: root, remove: removeRoot } = await makeTempFolder());
+    ({ dir: root, cleanup: removeRoot } = await makeTempFolder());
     root = await realpath(root);
     base = path.join(root, 'base');
     outside = path.join(root, 'outside');
@@ -161,7 +161,7 @@ describe('resolveContainedRealPath', () => {
   );
 
   it('refuses a path through a symlink loop with PATH_TRAVERSAL, not a raw ELOOP', async () => {
-    const { folder, remove } = await makeTempFolder();
+    const { dir: folder, cleanup: remove } = await makeTempFolder();
     try {
       await symlink(path.join(folder, 'b'), path.join(folder, 'a'));
       await symlink(path.join(folder, 'a'), path.join(folder, 'b'));

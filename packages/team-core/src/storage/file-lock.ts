@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { mkdir, rmdir, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { TeamkitError } from '../errors/index.js';
 
 // Loaded on the first lock, not with the module: proper-lockfile brings graceful-fs, which
@@ -42,10 +43,6 @@ const NEVER_STALE_FOR_LIBRARY = 2 ** 31 - 1;
 const TAKEOVER_STALE_MS = 5_000;
 // Lock folders are private to the user whatever the umask (which can only remove bits).
 const PRIVATE_FOLDER_MODE = 0o700;
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /** What a holder in this process knows about its lock folder. */
 interface Ownership {
@@ -276,7 +273,7 @@ export async function acquireLock(
       );
     }
     if (progressed) continue;
-    await sleep(wait + Math.random() * wait);
+    await delay(wait + Math.random() * wait);
     wait = Math.min(wait * 2, 50);
   }
 }

@@ -1,12 +1,9 @@
 import { renameSync, unlinkSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 
 const RETRYABLE = new Set(['EPERM', 'EBUSY', 'EACCES']);
 const ATTEMPTS = 6;
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /**
  * Runs a filesystem call again with bounded backoff when another handle holds the

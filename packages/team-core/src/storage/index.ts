@@ -1,3 +1,4 @@
+export type { AtomicWriteOptions } from './atomic-write.js';
 export { createFileAtomically, fsyncDirectory, writeFileAtomically } from './atomic-write.js';
 export type { ChangeBatcher, ChangeBatcherOptions } from './change-batcher.js';
 export { createChangeBatcher, reportWatchError } from './change-batcher.js';

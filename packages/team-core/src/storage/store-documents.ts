@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { z } from 'zod';
 import { isTeamkitError, TeamkitError } from '../errors/index.js';
 import { parseDocument, serializeDocument } from './document.js';
@@ -31,8 +32,6 @@ export interface UpdateDocumentOptions {
 }
 
 const DEFAULT_ATTEMPTS = 16;
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Reads and validates the JSON document at `key`; `undefined` when absent. Torn or
@@ -115,6 +114,6 @@ export async function updateDocument<S extends z.ZodType>(
       if (!isTeamkitError(error, 'REVISION_CONFLICT') || attempt >= attempts) throw error;
     }
     const ceiling = Math.min(2 ** attempt, 64);
-    await pause(ceiling / 2 + random() * (ceiling / 2));
+    await delay(ceiling / 2 + random() * (ceiling / 2));
   }
 }

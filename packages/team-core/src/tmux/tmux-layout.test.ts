@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
 import { createRunState, readRunState, transitionRun } from '../state/run-state-store.js';
@@ -45,7 +46,7 @@ const sleeper = (name: string, color?: string): LayoutMember => ({
 async function waitFor(check: () => Promise<boolean>, attempts = 100): Promise<boolean> {
   for (let attempt = 0; attempt < attempts; attempt += 1) {
     if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await delay(50);
   }
   return false;
 }

@@ -1,5 +1,5 @@
 import { quote } from 'shell-quote';
-import { TeamkitError } from '../errors/index.js';
+import { errorMessage, TeamkitError } from '../errors/index.js';
 import type { TmuxLayout } from '../schema/runtime-state.js';
 import { assertRunId } from '../storage/teamkit-home.js';
 import type { TmuxRunner } from './tmux-runner.js';
@@ -205,7 +205,7 @@ function failure(
   created: string[],
   removed: string[],
 ): TeamkitError {
-  const reason = cause instanceof Error ? cause.message : String(cause);
+  const reason = errorMessage(cause);
   return new TeamkitError(
     'TMUX_FAILED',
     `Creating the tmux layout failed at ${step}${member ? ` for ${member}` : ''}: ${reason}. Rolled back the ${removed.length} pane(s) it had created; no layout exists.`,

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
+
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { loadSettings, markWaiting } from '@teamkit/team-core';
+import { errorMessage } from '@teamkit/team-core/errors';
 import { createFileStore, type TeamkitStore } from '@teamkit/team-core/storage';
 import {
   type AgentEnvironment,
@@ -147,7 +149,7 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    log(`failed: ${errorMessage(error)}`);
     process.exitCode = 1;
   },
 );

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { findNatsServer } from './find-nats-server.js';
@@ -34,7 +35,7 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string): P
   const deadline = Date.now() + 20_000;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await delay(20);
   }
 }
 

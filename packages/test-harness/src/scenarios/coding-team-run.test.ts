@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { createTeamRuntime, openRun, type TeamRuntime } from '@teamkit/team-core';
 import { createFileStore } from '@teamkit/team-core/storage';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -21,7 +22,7 @@ async function waitFor<T>(
     const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await delay(25);
   }
 }
 

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import {
   createMemberClient,
@@ -119,7 +120,7 @@ export function inboxPollingEnvironment(options: {
         if (options.signal?.aborted) throw options.signal.reason;
         if (Date.now() >= deadline)
           throw new Error(`no mail for ${env.TEAMKIT_MEMBER} within ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
+        await delay(options.pollMs ?? 200);
       }
     },
   };

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { isTeamkitError } from '@teamkit/team-core';
 import type { TeamkitStore } from '@teamkit/team-core/storage';
 import { expect, type TestContext } from 'vitest';
@@ -43,9 +44,6 @@ export async function waitFor(check: () => boolean, what: string, timeoutMs = 15
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await delay(10);
   }
 }
-
-/** Sleeps; only to give a stalled process a chance to fall behind, never as a check. */
-export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

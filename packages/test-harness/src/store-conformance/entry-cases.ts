@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { isTeamkitError, TeamkitError } from '@teamkit/team-core';
 import { describe, expect } from 'vitest';
 import { type ConformanceCases, expectCode, thrown, waitFor } from './conformance-context.js';
@@ -175,7 +176,7 @@ export function registerEntryCases({ storeCase }: ConformanceCases): void {
       await stop();
       const after = calls.length;
       await store.addEntry(INBOX, 'm2', 'x');
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await delay(500);
       expect(calls.length).toBe(after);
     });
   });

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { StoreChange } from '@teamkit/team-core/storage';
 import { describe, expect } from 'vitest';
 import { type ConformanceCases, expectCode, thrown, waitFor } from './conformance-context.js';
@@ -58,7 +59,7 @@ export function registerLogLockWatchCases({ storeCase }: ConformanceCases): void
           lock.assertHeld();
           inside += 1;
           if (inside > 1) overlaps += 1;
-          await new Promise((resolve) => setTimeout(resolve, 5));
+          await delay(5);
           inside -= 1;
           if (index === 3) throw new Error('holder 3 fails');
           return index;
@@ -79,7 +80,7 @@ export function registerLogLockWatchCases({ storeCase }: ConformanceCases): void
         'runtime/run/state.json',
         () => new Promise<void>((resolve) => (release = resolve)),
       );
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await delay(50);
       const error = await thrown(() =>
         store.withLock('runtime/run/state.json', async () => 'never', { timeoutMs: 300 }),
       );
@@ -117,7 +118,7 @@ export function registerLogLockWatchCases({ storeCase }: ConformanceCases): void
         await stop();
         const count = seen.length;
         await store.put('runtime/run/state.json', 'after close');
-        await new Promise((resolve) => setTimeout(resolve, 700));
+        await delay(700);
         expect(seen.length).toBe(count);
       },
     );

@@ -1,5 +1,6 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect } from 'vitest';
-import { type ConformanceCases, pause } from './conformance-context.js';
+import type { ConformanceCases } from './conformance-context.js';
 import type { StoreProcess } from './store-process.js';
 import { readNumber } from './value-cases.js';
 import type { WorkerReply } from './worker-protocol.js';
@@ -60,7 +61,7 @@ export function registerProcessCases({ processCase }: ConformanceCases): void {
           const current = await store.read(KEY);
           await store.update(KEY, 'the other writer', current?.revision as string);
           // Past any lease or lock stale period a store might have.
-          await pause(2_500);
+          await delay(2_500);
         } finally {
           worker.resume();
         }
@@ -129,9 +130,9 @@ export function registerProcessCases({ processCase }: ConformanceCases): void {
           while (running) {
             const victim = workers[Math.floor(Math.random() * workers.length)] as StoreProcess;
             victim.pause();
-            await pause(Math.random() * 60);
+            await delay(Math.random() * 60);
             victim.resume();
-            await pause(Math.random() * 10);
+            await delay(Math.random() * 10);
           }
         })();
         try {
@@ -243,7 +244,7 @@ export function registerProcessCases({ processCase }: ConformanceCases): void {
           text: 'x',
         });
         const deadline = Date.now() + 15_000;
-        while (!keys.has('runtime/run/state.json') && Date.now() < deadline) await pause(20);
+        while (!keys.has('runtime/run/state.json') && Date.now() < deadline) await delay(20);
         expect(keys.has('runtime/run/state.json')).toBe(true);
       } finally {
         await stop();

@@ -8,6 +8,7 @@ import { writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { isTeamkitError, TeamkitError } from '@teamkit/team-core';
+import { errorMessage } from '@teamkit/team-core/errors';
 import type { TeamkitStore } from '@teamkit/team-core/storage';
 import type { WorkerRequest } from './worker-protocol.js';
 
@@ -116,7 +117,7 @@ for await (const line of lines) {
       id: request.id,
       ok: false,
       code: codeOf(error),
-      message: error instanceof Error ? error.message : String(error),
+      message: errorMessage(error),
     });
   }
 }

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   type DeliverInput,
   type DeliveryOutcome,
@@ -257,7 +258,7 @@ export function createTestHost(options: TestHostOptions = {}): TestHost {
         }
         if (session?.alive && session.slowMs > 0) {
           const ms = session.slowMs;
-          await new Promise((resolve) => setTimeout(resolve, ms));
+          await delay(ms);
         }
         if (session === undefined || !session.alive) {
           throw new TeamkitError(

@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { withClaudeLock } from '@teamkit/claude-code';
 import { createFileStore } from '@teamkit/team-core/storage';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -262,7 +263,7 @@ describe('Claude Code teams in team ui', () => {
         },
       );
       // Time for the request to reach the lock; the checks below hold however long it takes.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await delay(500);
       await writeFile(
         inbox,
         JSON.stringify([

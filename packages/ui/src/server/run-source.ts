@@ -1,10 +1,10 @@
 import path from 'node:path';
 import {
   createTaskList,
-  DONE_TASK_STATUSES,
   openRun,
   type PermissionRequest,
   type RuntimeState,
+  summarizeRunTasks,
   type Task,
 } from '@teamkit/team-core';
 import { MessageSchema, TaskSchema, USER_PARTICIPANT } from '@teamkit/team-core/schema';
@@ -213,11 +213,7 @@ export function createTeamkitRunSource(options: { home: string; store: TeamkitSt
     const cached = progressCache.get(runId);
     if (cached !== undefined && cached.stamp === stamp) return cached.progress;
     const { tasks } = await createTaskList({ home, runId, store }).listTasks();
-    const counted = tasks.filter((task) => task.status !== 'cancelled');
-    const progress = {
-      done: counted.filter((task) => DONE_TASK_STATUSES.includes(task.status)).length,
-      total: counted.length,
-    };
+    const { progress } = summarizeRunTasks(tasks);
     progressCache.set(runId, { stamp, progress });
     return progress;
   }

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { errorMessage } from '@teamkit/team-core/errors';
 import type { TeamkitStore } from '@teamkit/team-core/storage';
 import type { ActionResponse, RunDelta } from '../protocol.js';
 import { type AnyRunSource, isLiveRunSource } from './live-run-source.js';
@@ -137,13 +138,9 @@ function errorResponse(error: unknown): { status: number; body: ActionResponse }
     status: 500,
     body: {
       ok: false,
-      error: { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) },
+      error: { code: 'INTERNAL', message: errorMessage(error) },
     },
   };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {
@@ -234,7 +231,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
           runs.push(...(await source.listRuns()));
         } catch (error) {
           options.onError?.(error);
-          problems.push(`${source.label}: ${messageOf(error)}`);
+          problems.push(`${source.label}: ${errorMessage(error)}`);
         }
       }
       sendJson(response, 200, { ok: true, runs, problems });

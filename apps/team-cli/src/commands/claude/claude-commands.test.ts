@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { createProcessProbe } from '@teamkit/claude-code';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLI_BIN, runCli } from '../../test-support/run-cli.js';
@@ -153,8 +154,7 @@ describe('team … --claude', () => {
     });
     const exited = new Promise<number | null>((resolve) => watcher.on('close', resolve));
     const deadline = Date.now() + 30_000;
-    while (!out.includes('"live"') && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 20));
+    while (!out.includes('"live"') && Date.now() < deadline) await delay(20);
 
     process.kill(lead.pid as number, 'SIGKILL');
 

@@ -1,4 +1,5 @@
 import type { ClaudeTeamChange, ClaudeTeamView } from '@teamkit/claude-code';
+import { errorMessage } from '@teamkit/team-core/errors';
 import type { CommandHandler } from '../../command-handler.js';
 import { UsageError } from '../../exit-codes.js';
 
@@ -58,8 +59,7 @@ export const claudeWatchCommand: CommandHandler = async (context, [given]) => {
       },
       {
         ...(team === undefined ? {} : { team }),
-        onError: (error) =>
-          context.output.note(`watch: ${error instanceof Error ? error.message : String(error)}`),
+        onError: (error) => context.output.note(`watch: ${errorMessage(error)}`),
       },
     );
     process.once('SIGINT', finish);

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { CommandHandler } from '../../command-handler.js';
 import { UsageError } from '../../exit-codes.js';
@@ -122,7 +123,7 @@ export const demoCommand: CommandHandler = async (context, _args, options) => {
           `The demo did not finish within ${timeoutSeconds} s; member logs are in ${runPaths(home, runId).logs}${keep ? '' : ' (use --keep to inspect them)'}.`,
         );
       }
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      await delay(250);
     }
 
     const state = await openRun({ home, runId, store }).state.read();

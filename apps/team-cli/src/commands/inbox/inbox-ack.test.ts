@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readdir, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { createMailbox, TEAMKIT_ERROR_CODES } from '@teamkit/team-core';
 import { TeamSpecSchema, USER_PARTICIPANT } from '@teamkit/team-core/schema';
 import { createRunState, transitionRun } from '@teamkit/team-core/state';
@@ -114,10 +115,10 @@ describe('team inbox --ack', () => {
     for (let trial = 0; trial < 60; trial += 1) {
       await send(3);
       const run = startInbox();
-      const delay = lifetime * (0.3 + Math.random() * 0.9);
+      const killAfter = lifetime * (0.3 + Math.random() * 0.9);
       const timer = setTimeout(() => {
         if (run.child.kill('SIGKILL')) killed += 1;
-      }, delay);
+      }, killAfter);
       const signal = await run.exited;
       clearTimeout(timer);
       if (signal !== 'SIGKILL' && run.child.exitCode !== 0)
@@ -141,7 +142,7 @@ describe('team inbox --ack', () => {
     // The old order acknowledged before printing; give it ample time to do so.
     const deadline = Date.now() + 3_000;
     while (Date.now() < deadline && (await processedIds()).every((id) => before.has(id))) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await delay(50);
     }
     run.child.kill('SIGKILL');
     run.child.stdout?.resume();

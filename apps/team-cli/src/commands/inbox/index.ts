@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { ToolMessage } from '@teamkit/team-core/tools';
 import { resolveRunId } from '../../command-context.js';
 import type { CommandHandler } from '../../command-handler.js';
@@ -49,11 +50,11 @@ export const inboxCommand: CommandHandler = async (context, [run], options) => {
         messages = (await read()).messages;
         if (handedOver.length > 0) {
           // Deliveries often come in bursts: take what lands in the next moment too.
-          await new Promise((resolve) => setTimeout(resolve, 50));
+          await delay(50);
           await take();
         }
         if (messages.length > 0 || handedOver.length > 0) break;
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        await delay(POLL_MS);
       }
     } finally {
       process.off('SIGINT', onSignal);

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { issueMemberCredential } from '@teamkit/team-core';
 import { createFileStore } from '@teamkit/team-core/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -133,7 +134,7 @@ async function callOneTool(
   send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: tool });
   const deadline = Date.now() + 30_000;
   while (!stdout.includes('"id":2') && child.exitCode === null && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await delay(50);
   }
   child.stdin.end();
   const code = await exited;
@@ -283,7 +284,7 @@ describe('team mcp', () => {
     });
     const deadline = Date.now() + 30_000;
     while (!stdout.includes('"id":2') && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await delay(50);
     }
     child.stdin.end();
     expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(0);

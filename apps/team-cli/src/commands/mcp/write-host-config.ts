@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { McpHostConfig, McpHostName } from '@teamkit/mcp';
+import { errorMessage } from '@teamkit/team-core/errors';
+import { writeFileAtomically } from '@teamkit/team-core/storage';
 
 /** Where each host reads a project's (Codex: the user's) MCP servers. */
 export function defaultConfigFile(host: McpHostName, cwd: string, env: NodeJS.ProcessEnv): string {
@@ -28,10 +29,8 @@ async function readIfPresent(file: string): Promise<string | undefined> {
 }
 
 async function replaceFile(file: string, text: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID()}.tmp`);
-  await writeFile(temp, text, { mode: 0o600 });
-  await rename(temp, file);
+  // The user's own configuration: a symlinked dotfile keeps its link, its target is replaced.
+  await writeFileAtomically(file, text, { mode: 0o600 });
 }
 
 function isTableHeader(line: string): boolean {
@@ -95,7 +94,7 @@ export async function writeHostConfig(
       const { TeamkitError } = await import('@teamkit/team-core');
       throw new TeamkitError(
         'INVALID_CONFIG',
-        `${file} is not a JSON object (${error instanceof Error ? error.message : String(error)}); add the server by hand or fix the file first.`,
+        `${file} is not a JSON object (${errorMessage(error)}); add the server by hand or fix the file first.`,
         { details: { file } },
       );
     }

@@ -44,7 +44,7 @@ export const memberTurnsCommand: CommandHandler = async (context) => {
     launch,
     promptFile,
   });
-  await writePresetFiles(agent.files);
+  await writePresetFiles(home, agent.files);
   const settings = await loadCliSettings(context);
   // Tuning for tests and impatient users: how often a failing turn is retried, and the
   // first wait (doubled each retry).

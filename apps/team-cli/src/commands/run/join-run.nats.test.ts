@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { type NatsServerProcess, startNatsServer } from '@teamkit/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempHome, runCli } from '../../test-support/run-cli.js';
@@ -186,7 +187,7 @@ describe.skipIf(missing !== undefined)('a run shared by two machines through NAT
 
   it('judges the member on B by its heartbeat: alive while B beats, errored (tasks released) once it stops', async () => {
     // Several stale periods with B's supervisor beating: A never gives up on w1.
-    await new Promise((resolve) => setTimeout(resolve, 2 * STALE_MS));
+    await delay(2 * STALE_MS);
     expect((await statusFrom(homeA)).members.map((member) => member.status)).toEqual([
       'running',
       'running',

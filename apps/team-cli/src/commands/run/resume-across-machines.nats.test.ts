@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { type NatsServerProcess, startNatsServer } from '@teamkit/test-harness';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dumpLogsOnFailure } from '../../test-support/failure-evidence.js';
@@ -164,7 +165,7 @@ describe.skipIf(missing !== undefined)('team run resume in a run shared by two m
     // Nobody was started again, on either machine.
     expect(after.map((member) => member.sessionId)).toEqual(before.map((m) => m.sessionId));
     // A stale period later, with both supervisors beating again, still nobody is errored.
-    await new Promise((resolve) => setTimeout(resolve, STALE_MS + 2_000));
+    await delay(STALE_MS + 2_000);
     expect((await membersSeenFrom(homeA)).map((member) => member.status)).toEqual([
       'running',
       'running',

@@ -7,6 +7,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTempHome, runCli } from '../../test-support/run-cli.js';
@@ -185,7 +186,7 @@ describe('team run start: agents', () => {
             .map((line) => JSON.parse(line))
         : [];
       if (lines.length >= names.length) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await delay(200);
     }
     expect(lines.map((line) => line.member).sort()).toEqual([...names].sort());
     expect(lines.every((line) => line.tag === 'custom')).toBe(true);

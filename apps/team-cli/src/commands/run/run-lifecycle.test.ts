@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -70,7 +71,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>): Pr
     const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await delay(250);
   }
 }
 
@@ -176,7 +177,7 @@ describe('a run from start to report', () => {
 
   it('completes once every member approved its shutdown and the lead ended', async () => {
     const everyone = await runCli(['shutdown', 'request', runId, '*', '--json'], asMember('w1'));
-    expect(everyone.json()).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+    expect(everyone.json()).toMatchObject({ ok: false, error: { code: 'NOT_LEAD' } });
     const requested = await team(['shutdown', 'request', runId, '--reason', 'done']);
     expect(requested.code, requested.stdout + requested.stderr).toBe(0);
     const userAnswer = await team(['shutdown', 'approve', runId]);

@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { isSameFolder } from '@teamkit/team-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killProcessesOfHome, processesOfHome } from '../../test-support/home-processes.js';
@@ -112,9 +113,8 @@ async function startAndKill(delayMs: number, before: ReadonlySet<string>): Promi
     }),
   );
   const runtime = path.join(home, 'runtime');
-  while (!exited && !readdirSync(runtime).some((id) => !before.has(id)))
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  await new Promise((resolve) => setTimeout(resolve, delayMs));
+  while (!exited && !readdirSync(runtime).some((id) => !before.has(id))) await delay(2);
+  await delay(delayMs);
   child.kill('SIGKILL');
   await done;
 }
@@ -126,7 +126,7 @@ describe.skipIf(process.platform !== 'linux')('team run start killed at random m
     mkdirSync(path.join(home, 'runtime'), { recursive: true });
     const t0 = Date.now();
     const watch = (async () => {
-      while (ids().size === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+      while (ids().size === 0) await delay(2);
       return Date.now();
     })();
     const full = await runCli(
@@ -157,27 +157,26 @@ describe.skipIf(process.platform !== 'linux')('team run start killed at random m
     const outcomes: string[] = [];
     for (let trial = 0; trial < TRIALS; trial += 1) {
       const before = ids();
-      const delay = Math.floor(((trial + Math.random()) / TRIALS) * span);
-      await startAndKill(delay, before);
+      const killAt = Math.floor(((trial + Math.random()) / TRIALS) * span);
+      await startAndKill(killAt, before);
       const runs = readdirSync(path.join(home, 'runtime')).filter((id) => !before.has(id));
       for (const runId of runs) {
         const hasState = existsSync(path.join(home, 'runtime', runId, 'state.json'));
-        outcomes.push(`${delay}ms:${hasState ? 'state' : 'no-state'}`);
+        outcomes.push(`${killAt}ms:${hasState ? 'state' : 'no-state'}`);
         if (!hasState) continue;
         const stop = await runCli(
           ['run', 'stop', runId, '--force', '--home', home, '--json'],
           {},
           { timeoutMs: 60_000 },
         );
-        expect(stop.code, `trial ${trial} (${delay} ms): ${stop.stdout}${stop.stderr}`).toBe(0);
+        expect(stop.code, `trial ${trial} (${killAt} ms): ${stop.stdout}${stop.stderr}`).toBe(0);
       }
       // The background supervisor of a start that got that far goes with the stop too.
       const deadline = Date.now() + 15_000;
-      while (processesOfHome(home).length > 0 && Date.now() < deadline)
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(processesOfHome(home), `trial ${trial} (${delay} ms)`).toEqual([]);
-      expect(worktreesOnDisk(), `trial ${trial} (${delay} ms)`).toEqual([]);
-      expect(registeredWorktrees(), `trial ${trial} (${delay} ms)`).toEqual([]);
+      while (processesOfHome(home).length > 0 && Date.now() < deadline) await delay(100);
+      expect(processesOfHome(home), `trial ${trial} (${killAt} ms)`).toEqual([]);
+      expect(worktreesOnDisk(), `trial ${trial} (${killAt} ms)`).toEqual([]);
+      expect(registeredWorktrees(), `trial ${trial} (${killAt} ms)`).toEqual([]);
     }
     console.info(`[kill trials] start ${span} ms; ${outcomes.join(' ')}`);
   }, 600_000);

@@ -27,6 +27,7 @@ export const watchCommand: CommandHandler = async (context, [run]) => {
       for (const event of read.events) process.stdout.write(`${JSON.stringify(event)}\n`);
       const state = await handle.state.read().catch(() => undefined);
       if (state === undefined || state.status === 'deleted' || state.status === 'failed') break;
+      // Not node:timers/promises: the watch ends this wait early from a callback.
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 500);
         wake = () => {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { CLI_BIN, type CliResult } from '../../test-support/run-cli.js';
 
@@ -48,7 +49,7 @@ export async function runInsideMember(
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   while (!existsSync(result)) {
     if (Date.now() > deadline) throw new Error(`${member} did not run team ${args.join(' ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await delay(50);
   }
   const { code, stdout, stderr } = JSON.parse(await readFile(result, 'utf8')) as {
     code: number;

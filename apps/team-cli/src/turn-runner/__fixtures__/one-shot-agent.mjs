@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 
 const args = process.argv.slice(2);
 const log = process.env.ONE_SHOT_LOG;
@@ -45,7 +46,7 @@ if (log !== undefined) {
   );
 }
 if (process.env.ONE_SHOT_SLEEP_MS !== undefined) {
-  await new Promise((resolve) => setTimeout(resolve, Number(process.env.ONE_SHOT_SLEEP_MS)));
+  await delay(Number(process.env.ONE_SHOT_SLEEP_MS));
 }
 process.stdout.write(`${JSON.stringify({ session_id: sessionId, result: 'done' })}\n`);
 process.exit(code);

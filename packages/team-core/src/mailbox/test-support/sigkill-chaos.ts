@@ -1,4 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskSchema } from '../../schema/index.js';
@@ -57,7 +58,7 @@ export function describeSigkillChaos(trialsPerRole: number, timeoutMs: number): 
       const inbox = RECIPIENTS[slice * half + (trial % half)] as string;
       const worker = startWorker(WORKER, [fixture.home, fixture.runId, role, member, inbox]);
       await worker.ready;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 400));
+      await delay(Math.random() * 400);
       if (worker.child.exitCode === null && worker.child.pid !== undefined) {
         process.kill(worker.child.pid, 'SIGKILL');
       }

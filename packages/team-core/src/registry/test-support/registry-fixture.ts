@@ -1,22 +1,6 @@
 import { createHash } from 'node:crypto';
-import {
-  lstat,
-  mkdir,
-  mkdtemp,
-  readdir,
-  readFile,
-  readlink,
-  rm,
-  writeFile,
-} from 'node:fs/promises';
-import os from 'node:os';
+import { lstat, mkdir, readdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-
-/** Creates a fresh temp folder and returns it with a cleanup function. */
-export async function makeTempFolder(): Promise<{ root: string; cleanup: () => Promise<void> }> {
-  const root = await mkdtemp(path.join(os.tmpdir(), 'teamkit-registry-'));
-  return { root, cleanup: () => rm(root, { recursive: true, force: true }) };
-}
 
 /** Writes `files` (relative path → content) under `root`. */
 export async function writeTree(root: string, files: Record<string, string>): Promise<void> {

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readRunState } from '../../state/index.js';
 import { createFileStore } from '../../storage/index.js';
@@ -68,7 +69,7 @@ describe('delivery', () => {
     const lead = runtime.member(runId, 'lead');
     const first = await lead.send({ to: 'worker-1', body: 'one' });
     const running = runtime.deliverPending(runId, 'worker-1');
-    while (host.delivered.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (host.delivered.length === 0) await delay(5);
     const second = await lead.send({ to: 'worker-1', body: 'two' });
     const joined = runtime.deliverPending(runId, 'worker-1');
     release();

@@ -1,7 +1,7 @@
-import { isTeamkitError, TeamkitError } from '../../errors/index.js';
+import { errorMessage, isTeamkitError, TeamkitError } from '../../errors/index.js';
 import { assertCanTakeTurn, readRunState, recordTurn, updateRunState } from '../../state/index.js';
 import { renderMessages } from '../render-messages.js';
-import { messageOf } from './member-session.js';
+
 import type { RuntimeContext } from './runtime-context.js';
 
 /** What {@link TeamRuntime.deliverPending} did for one member. */
@@ -102,7 +102,7 @@ export function createDelivery(ctx: RuntimeContext): Delivery {
         });
       } catch (error) {
         outcome = 'failed';
-        report.stoppedBecause = `host failed to deliver: ${messageOf(error)}`;
+        report.stoppedBecause = `host failed to deliver: ${errorMessage(error)}`;
       }
       if (outcome === 'delivered') await mailbox.commit(memberName, ids);
       else await mailbox.release(memberName, ids);

@@ -1,4 +1,4 @@
-import { isTeamkitError } from '../../errors/index.js';
+import { errorMessage, isTeamkitError } from '../../errors/index.js';
 import type { RunMember, RuntimeState } from '../../schema/index.js';
 import { requireHostCapability, type TeamHostV1 } from '../team-host.js';
 
@@ -10,11 +10,6 @@ export type SessionStopOutcome =
   | { kind: 'stopped' }
   /** The session may still run: the host cannot stop sessions, or stopping failed. */
   | { kind: 'not-stopped'; reason: string; code: string };
-
-/** The message of any thrown value. */
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** The stable code of a thrown value: its Teamkit code, else `INTERNAL`. */
 export function codeOf(error: unknown): string {
@@ -39,19 +34,19 @@ export async function stopSession(
     } catch (probe) {
       return {
         kind: 'not-stopped',
-        reason: `${messageOf(unsupported)} (and asking whether it lives failed: ${messageOf(probe)})`,
+        reason: `${errorMessage(unsupported)} (and asking whether it lives failed: ${errorMessage(probe)})`,
         code: codeOf(unsupported),
       };
     }
     return alive
-      ? { kind: 'not-stopped', reason: messageOf(unsupported), code: codeOf(unsupported) }
+      ? { kind: 'not-stopped', reason: errorMessage(unsupported), code: codeOf(unsupported) }
       : { kind: 'stopped' };
   }
   try {
     await stop(sessionId);
     return { kind: 'stopped' };
   } catch (error) {
-    return { kind: 'not-stopped', reason: messageOf(error), code: codeOf(error) };
+    return { kind: 'not-stopped', reason: errorMessage(error), code: codeOf(error) };
   }
 }
 

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../errors/index.js';
 import {
   type OtherMachinesLiveness,
   type RecoveryActions,
@@ -10,7 +11,7 @@ import {
   updateRunState,
   WORKING_RUN_STATUSES,
 } from '../../state/index.js';
-import { messageOf } from './member-session.js';
+
 import type { RuntimeContext } from './runtime-context.js';
 import type { Stopper } from './stop-run.js';
 import type { TeardownReport } from './teardown.js';
@@ -135,7 +136,7 @@ export function createRecovery(
         try {
           await reclaimInterruptedDeliveries(run.runId);
         } catch (error) {
-          report.failed.push({ runId: run.runId, error: messageOf(error) });
+          report.failed.push({ runId: run.runId, error: errorMessage(error) });
         }
       }
       return report;

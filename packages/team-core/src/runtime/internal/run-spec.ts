@@ -1,4 +1,4 @@
-import { TeamkitError } from '../../errors/index.js';
+import { errorMessage, TeamkitError } from '../../errors/index.js';
 import {
   loadTeamLibrary,
   resolveStartableTeam,
@@ -93,7 +93,7 @@ export async function readRunSpec(ctx: RuntimeContext, state: RuntimeState): Pro
   } catch (error) {
     await ctx.event(state.runId, 'team.unreadable', [], {
       path: file,
-      reason: error instanceof Error ? error.message : String(error),
+      reason: errorMessage(error),
     });
   }
   if (saved !== undefined) return saved;

@@ -1,6 +1,7 @@
+import { errorMessage } from '../../errors/index.js';
 import { readRunState, requireLead, transitionMember } from '../../state/index.js';
 import { closeMemberPane } from '../../tmux/index.js';
-import { messageOf, stopMemberSession } from './member-session.js';
+import { stopMemberSession } from './member-session.js';
 import { oneAtATimePerRun } from './one-at-a-time-per-run.js';
 import type { RuntimeContext } from './runtime-context.js';
 import type { Spawner } from './spawning.js';
@@ -36,7 +37,7 @@ export function createShutdownReconcile(
           await closeMemberPane(ctx.tmux.runner, runId, layout, member.name);
         } catch (error) {
           await ctx.event(runId, 'member.pane_close_failed', [member.name], {
-            reason: messageOf(error),
+            reason: errorMessage(error),
           });
         }
       }

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readRunState, updateRunState } from '../../state/index.js';
 import { createFileStore } from '../../storage/index.js';
@@ -52,7 +53,7 @@ describe('spawning', () => {
         () => undefined,
       ))
     ) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await delay(5);
     }
     const racing = [1, 2, 3].map(() => runtime.spawnWaitingMembers(runId));
     release();

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../errors/index.js';
 import type { RuntimeState, TeamSpecInput } from '../../schema/index.js';
 import { TeamSpecSchema } from '../../schema/index.js';
 import {
@@ -20,7 +21,7 @@ import {
   resolveRepoRoot,
 } from '../../worktree/member-worktree.js';
 import { requireHostCapability } from '../team-host.js';
-import { codeOf, messageOf } from './member-session.js';
+import { codeOf } from './member-session.js';
 import { resolveRunSpec } from './run-spec.js';
 import type { RuntimeContext } from './runtime-context.js';
 import type { Spawner } from './spawning.js';
@@ -182,7 +183,7 @@ async function layOutPanes(ctx: RuntimeContext, runId: string): Promise<StartRun
   try {
     attach = requireHostCapability(ctx.host, 'attachCommand');
   } catch (error) {
-    return { status: 'skipped', reason: messageOf(error), code: codeOf(error) };
+    return { status: 'skipped', reason: errorMessage(error), code: codeOf(error) };
   }
   try {
     const layout = await openRunLayout({
@@ -196,8 +197,8 @@ async function layOutPanes(ctx: RuntimeContext, runId: string): Promise<StartRun
     });
     return { status: 'opened', panes: layout.paneIds };
   } catch (error) {
-    await ctx.event(runId, 'tmux.failed', [], { reason: messageOf(error), code: codeOf(error) });
-    return { status: 'failed', reason: messageOf(error), code: codeOf(error) };
+    await ctx.event(runId, 'tmux.failed', [], { reason: errorMessage(error), code: codeOf(error) });
+    return { status: 'failed', reason: errorMessage(error), code: codeOf(error) };
   }
 }
 
@@ -272,14 +273,14 @@ async function rollBack(
   runId: string,
   cause: unknown,
 ): Promise<void> {
-  const reason = messageOf(cause);
+  const reason = errorMessage(cause);
   const trouble: Record<string, unknown>[] = [];
   let report = emptyTeardownReport();
   try {
     report = await stopper.rollback(runId);
   } catch (error) {
     // The start's own error is what the caller must see; this one goes to the log.
-    trouble.push({ step: 'rollback', message: messageOf(error), code: codeOf(error) });
+    trouble.push({ step: 'rollback', message: errorMessage(error), code: codeOf(error) });
   }
   trouble.push(
     ...report.notStopped.map((entry) => ({ step: 'stop-session', ...entry })),
@@ -289,7 +290,7 @@ async function rollBack(
     await transitionRun(ctx.home, runId, 'failed', { ...ctx.stateOptions, reason });
   } catch (error) {
     // Resume fails a run stuck `creating` after its timeout; until then the log says why.
-    trouble.push({ step: 'mark-failed', message: messageOf(error), code: codeOf(error) });
+    trouble.push({ step: 'mark-failed', message: errorMessage(error), code: codeOf(error) });
   }
   await ctx.event(runId, 'run.rolled_back', [], {
     reason,

@@ -1,9 +1,9 @@
-import { isTeamkitError } from '../../errors/index.js';
+import { errorMessage, isTeamkitError } from '../../errors/index.js';
 import type { RunMember, RuntimeState } from '../../schema/index.js';
 import { readRunState, requireLead } from '../../state/index.js';
 import { closeRunLayout } from '../../tmux/index.js';
 import { removeMemberWorktree, type UnsavedCommit } from '../../worktree/index.js';
-import { codeOf, messageOf, stopMemberSession } from './member-session.js';
+import { codeOf, stopMemberSession } from './member-session.js';
 import type { RuntimeContext } from './runtime-context.js';
 
 /** A step of the teardown that can fail. */
@@ -104,7 +104,7 @@ export async function teardownRun(
     report.problems.push({
       step,
       ...(member === undefined ? {} : { member }),
-      message: messageOf(error),
+      message: errorMessage(error),
       code: codeOf(error),
     });
   };

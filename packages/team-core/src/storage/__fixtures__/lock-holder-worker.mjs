@@ -1,6 +1,7 @@
 // Holds a lock in one of several ways, reporting what happened as JSON lines on stdout.
 import { existsSync, writeSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import { isTeamkitError } from '@teamkit/team-core/errors';
 import { RunEventSchema } from '@teamkit/team-core/schema';
 import { acquireLock, lockFolderOf, withLock } from '@teamkit/team-core/storage';
@@ -9,7 +10,6 @@ import { guardedWrites as store } from './guarded-writes.mjs';
 const [mode, target, marker] = process.argv.slice(2);
 const options = { staleMs: 2_000, timeoutMs: 30_000 };
 const say = (value) => writeSync(1, `${JSON.stringify(value)}\n`);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const codeOf = (error) => (isTeamkitError(error) ? error.code : String(error));
 
 async function outcome(operation) {
@@ -32,7 +32,7 @@ if (mode === 'hold') {
   say({ locked: true });
   const writes = [];
   for (let step = 0; step < 8; step += 1) {
-    await sleep(1_000);
+    await delay(1_000);
     writes.push(await outcome(() => store.writeText(target, `step-${step}`, lock)));
   }
   writes.push(await outcome(() => store.writeText(target, 'done', lock)));
@@ -47,7 +47,7 @@ if (mode === 'hold') {
   const writeText = await outcome(() => store.writeText(target, 'after', lock));
   const assertHeld = await outcome(async () => lock.assertHeld());
   // Let the heartbeat notice too: its timer must not throw.
-  await sleep(2_500);
+  await delay(2_500);
   const event = {
     version: 1,
     at: 1,
@@ -64,7 +64,7 @@ if (mode === 'hold') {
       `${target}-2`,
       async () => {
         await rm(lockFolderOf(`${target}-2`), { recursive: true });
-        await sleep(1_500);
+        await delay(1_500);
         return 'finished';
       },
       options,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { TeamkitError } from '../../errors/index.js';
 import { REVISION_FOLDER, storeKeySegments, TEMP_PREFIX } from '../store-key.js';
 import { assertStorableText } from '../stored-text.js';
@@ -32,8 +33,6 @@ import {
 // Each try of a put or remove follows a commit by another writer, so this bound is only
 // reached by a writer outpaced a thousand times in a row.
 const MAX_TRIES = 1_000;
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The values of the file store. A value's file is always some revision of it; the
@@ -91,7 +90,7 @@ export function createFileValues(guard: FolderGuard) {
     let birth: string | undefined;
     try {
       for (let attempt = 0; attempt < MAX_TRIES; attempt += 1) {
-        if (attempt >= 10) await pause(Math.random() * Math.min(attempt, 50));
+        if (attempt >= 10) await delay(Math.random() * Math.min(attempt, 50));
         const current = head(place, false);
         if (current.kind === 'value' && mustBeAbsent) {
           throw new TeamkitError(
@@ -203,7 +202,7 @@ export function createFileValues(guard: FolderGuard) {
       const place =
         existing.revisions === undefined ? (placeOf(key, true) as ValuePlace) : existing;
       for (let attempt = 0; attempt < MAX_TRIES; attempt += 1) {
-        if (attempt >= 10) await pause(Math.random() * Math.min(attempt, 50));
+        if (attempt >= 10) await delay(Math.random() * Math.min(attempt, 50));
         const current = head(place, false);
         if (current.kind !== 'value') return;
         if (!current.pinned && !pinForeignRevision(place, current.ino)) continue;

@@ -1,4 +1,4 @@
-import { isTeamkitError, TeamkitError } from '../../errors/index.js';
+import { errorMessage, isTeamkitError, TeamkitError } from '../../errors/index.js';
 
 const ADVICE: Record<string, string> = {
   ENOSPC: 'The disk is full: free some space, then retry.',
@@ -47,7 +47,7 @@ export function toStoreError(error: unknown, key: string, action: string): Teamk
     );
   }
   const advice = ADVICE[code] ?? 'Retry; if it keeps failing, check the filesystem.';
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = errorMessage(error);
   return new TeamkitError(
     'IO_ERROR',
     `Could not ${action} ${key} (${code}: ${reason}). ${advice}`,

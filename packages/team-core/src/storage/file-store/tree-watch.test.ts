@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { StoreChange } from '../teamkit-store.js';
 import { useTempFolder } from '../test-support/workers.js';
@@ -14,7 +15,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 15_000;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await delay(10);
   }
 }
 
@@ -82,7 +83,7 @@ describe('file store watches', () => {
       () => seen.some((change) => change.key === 'runtime/r/visible.txt'),
       'the file written under the lock',
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await delay(300);
     await stop();
     const keys = [...new Set(seen.map((change) => change.key))].sort();
     expect(keys).toEqual(['runtime/r/state.json', 'runtime/r/visible.txt']);

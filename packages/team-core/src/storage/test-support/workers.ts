@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sourceNodeArgs } from '@teamkit/repo-testing';
 import { afterEach, beforeEach } from 'vitest';
+import { makeTempFolder } from '../../test-support/temp-folder.js';
 
 const fixtures = fileURLToPath(new URL('../__fixtures__/', import.meta.url));
 
@@ -118,7 +117,6 @@ export async function killAllWorkers(): Promise<void> {
   await Promise.all([...running].map(killWorker));
 }
 
-/** A fresh temporary folder and a function that removes it. */
 /**
  * Gives each test of the file a fresh temp folder: `onCreated` receives it before the
  * test; after the test, every worker still running is killed and the folder removed.
@@ -127,16 +125,11 @@ export function useTempFolder(onCreated: (folder: string) => void): void {
   let remove: (() => Promise<void>) | undefined;
   beforeEach(async () => {
     const made = await makeTempFolder();
-    remove = made.remove;
-    onCreated(made.folder);
+    remove = made.cleanup;
+    onCreated(made.dir);
   });
   afterEach(async () => {
     await killAllWorkers();
     await remove?.();
   });
-}
-
-export async function makeTempFolder(): Promise<{ folder: string; remove: () => Promise<void> }> {
-  const folder = await mkdtemp(path.join(os.tmpdir(), 'teamkit-core-test-'));
-  return { folder, remove: () => rm(folder, { recursive: true, force: true }) };
 }

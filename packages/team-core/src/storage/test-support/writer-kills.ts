@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { expect, it } from 'vitest';
 import { killWorker, startWorker } from './workers.js';
 
@@ -46,7 +47,7 @@ export function itSurvivesWriterKills(
             if (trial + 1 < trialsPerLane) warm = startWorker('atomic-writer-worker.mjs', [target]);
             worker.send(String(next));
             await worker.waitForLine((line) => /^[0-9]+$/.test(line));
-            await new Promise((resolve) => setTimeout(resolve, Math.random() * 30));
+            await delay(Math.random() * 30);
             expect((await killWorker(worker)).signal).toBe('SIGKILL');
             const reported = worker
               .stdout()

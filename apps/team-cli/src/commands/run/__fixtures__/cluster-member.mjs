@@ -10,12 +10,12 @@
 import { execFile } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 
 const [folder] = process.argv.slice(2);
 const me = process.env.TEAMKIT_MEMBER ?? '';
 const log = path.join(folder, `${me}.jsonl`);
 const note = (event) => appendFileSync(log, `${JSON.stringify({ at: Date.now(), ...event })}\n`);
-const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 // The exit code of a refused move (the task is someone else's, or already past it).
 const CONFLICT = 4;
 
@@ -42,7 +42,7 @@ function team(args) {
 async function readMail(seconds = 30) {
   const mail = await team(['inbox', '--wait', String(seconds), '--ack']);
   if (!mail.ok) {
-    await pause(500);
+    await delay(500);
     return [];
   }
   const messages = mail.json.messages ?? [];
@@ -57,7 +57,7 @@ async function untilDone(args) {
     const ran = await team(args);
     if (ran.ok) return true;
     if (ran.code === CONFLICT) return false;
-    await pause(500);
+    await delay(500);
   }
 }
 
@@ -76,7 +76,7 @@ async function work(id) {
       // An answer was lost or refused: the task itself says where it is and whose it is.
       const got = await team(['task', 'get', id]);
       if (!got.ok) {
-        await pause(500);
+        await delay(500);
         continue;
       }
       const { task } = got.json;

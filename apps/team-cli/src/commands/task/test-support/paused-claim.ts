@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { createTaskList, issueMemberCredential, openRun } from '@teamkit/team-core';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
 import { createRunState, transitionMember, transitionRun } from '@teamkit/team-core/state';
@@ -110,7 +111,7 @@ export function describePausedClaim(trials: number): void {
     const deadline = Date.now() + timeoutMs;
     while (!condition()) {
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      await delay(25);
     }
   }
 
@@ -135,7 +136,7 @@ export function describePausedClaim(trials: number): void {
           expect(processState(first.pid), `claimer ${index + 1} stopped itself`).toBe('T');
         }
         // Past the stale period of any lock the frozen claimers could hold.
-        await new Promise((resolve) => setTimeout(resolve, STALE_PERIOD_MS + 1_000));
+        await delay(STALE_PERIOD_MS + 1_000);
         // Another member claims each task meanwhile and is told ok.
         for (const id of ids) {
           const won = await claim('second', id).done;
