@@ -183,7 +183,7 @@ describe('the turn runner', () => {
     expect(first.prompt).toContain('You work.');
     expect(first.prompt).toContain('## How your turns work');
     await waitFor('the waiting marker', () =>
-      readWaitingMarker(run.runId, 'worker', createFileStore({ root: run.runId })),
+      readWaitingMarker(run.runId, 'worker', createFileStore({ root: run.home })),
     );
     const session = await readTurnSession(run.home, run.runId, 'worker');
     expect(session?.sessionId).toMatch(/^[0-9a-f-]{36}$/);
@@ -212,7 +212,7 @@ describe('the turn runner', () => {
     run.controller.abort();
     expect((await done).code).toBe(0);
     expect(
-      await readWaitingMarker(run.runId, 'worker', createFileStore({ root: run.runId })),
+      await readWaitingMarker(run.runId, 'worker', createFileStore({ root: run.home })),
     ).toBeUndefined();
   }, 60_000);
 
@@ -284,7 +284,7 @@ describe('the turn runner', () => {
     await waitFor('the first turn to start', () => run.turns()[0]);
     expect(await runner.interrupt()).toBe(true);
     await waitFor('the waiting marker', () =>
-      readWaitingMarker(run.runId, 'worker', createFileStore({ root: run.runId })),
+      readWaitingMarker(run.runId, 'worker', createFileStore({ root: run.home })),
     );
     expect(run.output.some((line) => line.includes('interrupted'))).toBe(true);
     expect(await runner.interrupt()).toBe(false);
