@@ -1,3 +1,4 @@
+import type { TeamkitStore } from '@teamkit/team-core/storage';
 /** Who runs a `team` command: a member (its host set it up) or the user. */
 export interface CallerIdentity {
   home: string;
@@ -29,7 +30,8 @@ export interface IdentityFlags {
  */
 export async function resolveCallerIdentity(
   flags: IdentityFlags,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv,
+  store: TeamkitStore,
   pid: number = process.pid,
 ): Promise<CallerIdentity> {
   const { resolveTeamkitHome } = await import('@teamkit/team-core/home');
@@ -65,7 +67,7 @@ export async function resolveCallerIdentity(
     if (findMemberAncestors(pid).length === 0) return { home, runId: flags.run, member: undefined };
   }
   const { identifyCaller } = await import('@teamkit/team-core');
-  const caller = await identifyCaller({ home, env, pid });
+  const caller = await identifyCaller({ home, env, pid, store });
   if (caller.kind === 'user') return { home, runId: flags.run, member: undefined };
   return { home, runId: caller.runId, member: caller.member, via: caller.via };
 }

@@ -1,4 +1,5 @@
-import type { MemberClient, TeamkitCaller } from '@teamkit/team-core';
+import type { MemberClient, RunHandle, TeamkitCaller } from '@teamkit/team-core';
+import type { LockOptions, TeamkitStore } from '@teamkit/team-core/storage';
 import { identityMismatch, resolveCallerIdentity } from './caller-identity.js';
 import { createOutput, type Output } from './output.js';
 import { UsageError } from './usage-error.js';
@@ -13,6 +14,14 @@ export interface CommonOptions {
 export interface CommandContext {
   readonly output: Output;
   readonly home: string;
+  /**
+   * The store that holds the home's runs, selected once when the command started
+   * (`TEAMKIT_STORE`, the `store.url` setting, else the home's folder): every read and
+   * write of run state in the command goes through it.
+   */
+  readonly store: TeamkitStore;
+  /** Run `runId` of the home on {@link store}: how a command reads and changes a run. */
+  openRun(runId: string, options?: { lock?: LockOptions; actor?: string }): Promise<RunHandle>;
   /** The member this process is (verified, see `resolveCallerIdentity`), or `undefined` for the user. */
   readonly member: string | undefined;
   /** The run of the member process. */
@@ -25,18 +34,25 @@ export interface CommandContext {
 /** Builds the context of one command run from its options and the environment. */
 export async function createCommandContext(
   options: CommonOptions,
+  store: TeamkitStore,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<CommandContext> {
   const output = createOutput({ json: options.json === true, env });
   const identity = await resolveCallerIdentity(
     options.home === undefined ? {} : { home: options.home },
     env,
+    store,
   );
   const memberRun =
     identity.runId !== undefined && identity.member !== undefined ? identity.runId : undefined;
   return {
     output,
     home: identity.home,
+    store,
+    async openRun(runId, runOptions = {}) {
+      const { openRun } = await import('@teamkit/team-core');
+      return openRun({ home: identity.home, runId, store, ...runOptions });
+    },
     member: identity.member,
     memberRun,
     caller:
@@ -56,11 +72,15 @@ const MIN_PREFIX = 4;
 
 /**
  * The run ids of the home: team-core's one run listing, from its `home` entry (which
- * loads no schema), over the store the process selected for the home.
+ * loads no schema), over the command's store. A home kept in its folder without a
+ * `runtime/` folder answers without opening the store.
  */
-export async function listRunIds(home: string): Promise<string[]> {
-  const { listRunIds: listRunsOf } = await import('@teamkit/team-core/home');
-  return listRunsOf(home);
+export async function listRunIds(
+  context: Pick<CommandContext, 'home' | 'store'>,
+): Promise<string[]> {
+  const { homeFolderHoldsNoRuns, listRunIds: listRunsOf } = await import('@teamkit/team-core/home');
+  if (context.store.kind === 'file' && homeFolderHoldsNoRuns(context.home)) return [];
+  return listRunsOf(context.store);
 }
 
 const RUN_ID_CHARS = /^[0-9a-fA-F-]+$/;
@@ -90,7 +110,7 @@ export async function resolveRunId(
     );
   }
   if (given === undefined) throw new UsageError('Name a run (its id or a unique prefix).');
-  const ids = await listRunIds(context.home);
+  const ids = await listRunIds(context);
   if (ids.includes(given)) return given;
   const { TeamkitError } = await import('@teamkit/team-core');
   if (ids.length === 0) {
@@ -174,7 +194,7 @@ export async function splitOptionalRun(
   }
   const first = args[0];
   if (first !== undefined && first.length >= MIN_PREFIX) {
-    const runs = await listRunIds(context.home);
+    const runs = await listRunIds(context);
     if (runs.some((id) => id.startsWith(first))) return { run: first, rest: args.slice(1) };
   }
   return { run: undefined, rest: [...args] };
@@ -192,5 +212,5 @@ export async function callerClient(context: CommandContext, runId: string): Prom
   const { loadCliSettings } = await import('./cli-settings.js');
   const lock = { timeoutMs: (await loadCliSettings(context))['lock.timeoutMs'] };
   const member = context.member ?? USER_PARTICIPANT;
-  return createMemberClient({ home: context.home, runId, member, lock });
+  return createMemberClient({ home: context.home, runId, member, lock, store: context.store });
 }

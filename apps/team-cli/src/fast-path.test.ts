@@ -108,14 +108,14 @@ describe('team run status answers the same with and without the fast path', () =
     await busy?.cleanup();
   });
 
-  it('takes the fast path: commander never loads, and the bundled path loads four modules', async () => {
+  it('takes the fast path: commander never loads, and the bundled path loads three modules', async () => {
     const traced = await runCli(['run', 'status', '--json', '--home', empty.home], {
       NODE_DEBUG: 'esm',
     });
     expect(traced.code).toBe(0);
     // The trace names each module it loads. The build bundles the path to this answer into
     // dist/fast-path.js (scripts/bundle-fast-path.mjs); only what must stay one module
-    // (an error class, the store each home uses) loads apart.
+    // (an error class) loads apart.
     const loaded = [...traced.stderr.matchAll(/Storing (file:\S+)/g)].map(
       ([, url]) => url as string,
     );
@@ -123,7 +123,6 @@ describe('team run status answers the same with and without the fast path', () =
     expect(loaded.map((url) => url.replace(/^.*\/dist\//, ''))).toEqual([
       'bin.js',
       'fast-path.js',
-      'storage/selected-store.js',
       'usage-error.js',
     ]);
   });

@@ -12,8 +12,9 @@ export interface CommandAccess {
 
 /**
  * Runs one command's handler the one way every command runs, whether commander parsed its
- * line (`main`) or the start-up fast path did (`fast-path.ts`): select the home's store,
- * resolve the caller, check access, run, print any failure, close the store. Resolves
+ * line (`main`) or the start-up fast path did (`fast-path.ts`): select the home's store
+ * (the one store the command uses, on its context), resolve the caller, check access,
+ * run, print any failure, close the store. Resolves
  * with the exit code. Everything loads lazily, so a command pays only for what it uses.
  */
 export async function runCommand(
@@ -24,23 +25,26 @@ export async function runCommand(
 ): Promise<number> {
   const { createCommandContext } = await import('./command-context.js');
   let context: Awaited<ReturnType<typeof createCommandContext>> | undefined;
-  let store: { close(): Promise<void> } | undefined;
+  let selected: { close(): Promise<void> } | undefined;
   try {
     const home = typeof options.home === 'string' ? options.home : undefined;
-    if (access.ownStore !== true) {
-      // Before the caller's identity: a member is verified against its run's state,
-      // which lives in the selected store.
-      const { resolveTeamkitHome } = await import('@teamkit/team-core/home');
-      const { selectHomeStore } = await import('./store-selection/select-home-store.js');
-      store = await selectHomeStore({
-        home: resolveTeamkitHome(home, process.env),
-        env: process.env,
-      });
-    }
-    context = await createCommandContext({
-      json: options.json === true,
-      ...(home === undefined ? {} : { home }),
-    });
+    // Before the caller's identity: a member is verified against its run's state, which
+    // lives in the selected store. A command that checks the store itself (`ownStore`)
+    // gets the home's file store.
+    const { resolveTeamkitHome } = await import('@teamkit/team-core/home');
+    const { homeFileStore, selectHomeStore } = await import(
+      './store-selection/select-home-store.js'
+    );
+    const storeHome = resolveTeamkitHome(home, process.env);
+    const chosen =
+      access.ownStore === true
+        ? homeFileStore(storeHome)
+        : await selectHomeStore({ home: storeHome, env: process.env });
+    selected = chosen;
+    context = await createCommandContext(
+      { json: options.json === true, ...(home === undefined ? {} : { home }) },
+      chosen.store,
+    );
     if (access.userOnly !== undefined) {
       const { requireUser } = await import('./command-access.js');
       await requireUser(context, access.userOnly);
@@ -51,6 +55,6 @@ export async function runCommand(
     return await (context?.output ?? createOutput({ json: options.json === true })).failure(error);
   } finally {
     // A NATS connection keeps the process alive; the command is over.
-    await store?.close().catch(() => {});
+    await selected?.close().catch(() => {});
   }
 }

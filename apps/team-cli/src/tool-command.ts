@@ -58,13 +58,13 @@ export async function runToolAs<Name extends TeamToolName>(
   name: Name,
   args: Record<string, unknown>,
 ): Promise<TeamToolAnswer<ToolOutput<Name>>> {
-  const { findLead, readRunState } = await import('@teamkit/team-core/state');
+  const { findLead } = await import('@teamkit/team-core/state');
   const { createTeamRunView, findTeamTool, runTeamTool } = await import('@teamkit/team-core/tools');
   const tool = findTeamTool(name);
   if (tool === undefined) throw new Error(`no team tool ${name}`);
   let caller: TeamToolCaller = { kind: 'user', runId };
   if (context.member !== undefined) {
-    const state = await readRunState(context.home, runId);
+    const state = await (await context.openRun(runId)).state.read();
     const lead = findLead(state)?.name;
     caller = {
       kind: 'member',
@@ -80,7 +80,7 @@ export async function runToolAs<Name extends TeamToolName>(
   const answer = await runTeamTool(tool as AnyTeamTool, given, {
     caller,
     client: () => callerClient(context, runId),
-    view: async () => createTeamRunView({ home: context.home, runId }),
+    view: async () => createTeamRunView({ home: context.home, runId, store: context.store }),
     toolName: (base) => CLI_NAMES[base] ?? base,
   });
   // The tool of `name` produced it: its output has that tool's type.

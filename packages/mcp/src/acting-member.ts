@@ -31,7 +31,7 @@ export function actAsMember(
   identity: ServerIdentity,
   requested: string,
   policy: ActingMemberPolicy,
-  clientFor: MemberClientSource = defaultClientSource(identity.home),
+  clientFor: MemberClientSource = defaultClientSource(identity.home, identity.store),
 ): AuthenticatedCaller {
   const { caller, state } = authenticated;
   if (state === undefined) throw noRun();

@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
 import {
   loadTeamLibrary,
+  openRun,
   type StopRunReport,
   TeamkitError,
   type TeamkitErrorCode,
 } from '@teamkit/team-core';
-import { readRunState } from '@teamkit/team-core/state';
+import type { TeamkitStore } from '@teamkit/team-core/storage';
 import { startableTeams, type TeamRunControl } from '@teamkit/team-core/tools';
 
 /** Where the `team` CLI is and how the server runs it. */
@@ -14,6 +15,8 @@ export interface CliRunControlOptions {
   teamCli: string;
   /** The Teamkit home the server acts in. */
   home: string;
+  /** The store holding the home's runs. */
+  store: TeamkitStore;
   /** The environment the CLI runs with: the server's own, so it is the same caller. */
   env: NodeJS.ProcessEnv;
   /** The agent command members start with (`team run start --agent-cmd`). */
@@ -124,7 +127,7 @@ export function createCliRunControl(options: CliRunControlOptions): TeamRunContr
       const runId = String(answer.runId);
       return {
         runId,
-        state: await readRunState(options.home, runId),
+        state: await openRun({ home: options.home, runId, store: options.store }).state.read(),
         spawned: (answer.spawned as string[] | undefined) ?? [],
         waiting: (answer.waiting as string[] | undefined) ?? [],
         layout: {

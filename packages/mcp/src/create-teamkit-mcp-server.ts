@@ -25,7 +25,7 @@ import {
   settleServerIdentity,
 } from './server-identity.js';
 import { createServerLog, hostEvidence, type ServerLog } from './server-log.js';
-import type { TeamkitMcpOptions } from './server-options.js';
+import type { TeamkitMcpServerOptions } from './server-options.js';
 import { registerTeamkitResources } from './teamkit-resources.js';
 import { answerResult, errorResult } from './tool-call-result.js';
 
@@ -90,7 +90,7 @@ async function listedRoles(
  * definition. Each call authenticates again against the run as it is at that moment.
  */
 export async function createTeamkitMcpServer(
-  options: TeamkitMcpOptions & { log?: ServerLog } = {},
+  options: TeamkitMcpServerOptions & { log?: ServerLog },
 ): Promise<TeamkitMcpServer> {
   const env = options.env ?? process.env;
   const log =
@@ -98,6 +98,7 @@ export async function createTeamkitMcpServer(
   const identity = await settleServerIdentity(
     resolveServerIdentity({
       env,
+      store: options.store,
       ...(options.home === undefined ? {} : { home: options.home }),
       ...(options.run === undefined ? {} : { run: options.run }),
       ...(options.as === undefined ? {} : { as: options.as }),
@@ -115,6 +116,7 @@ export async function createTeamkitMcpServer(
       : createCliRunControl({
           teamCli: options.teamCli,
           home: identity.home,
+          store: identity.store,
           env,
           ...(options.agentCommand === undefined ? {} : { agentCommand: options.agentCommand }),
         }));
@@ -125,7 +127,7 @@ export async function createTeamkitMcpServer(
       (tool.needsRunControl !== true || runs !== undefined),
   );
   const calls = new AbortController();
-  const clientFor = cachedClientSource(identity.home);
+  const clientFor = cachedClientSource(identity.home, identity.store);
   log('info', 'serving', {
     as: identity.kind === 'member' ? identity.member : identity.kind,
     run: identity.runId ?? null,
@@ -135,7 +137,7 @@ export async function createTeamkitMcpServer(
 
   /** This server's process waits for mail as `member` (the supervisor sees it idle). */
   const waitingMarker = (runId: string, member: string) => () =>
-    markWaiting(identity.home, runId, member, { handoff: false });
+    markWaiting(runId, member, { handoff: false, store: identity.store });
 
   function contextOf(authenticated: AuthenticatedCaller, signal: AbortSignal): TeamToolContext {
     const runId = authenticated.state?.runId;
@@ -151,7 +153,7 @@ export async function createTeamkitMcpServer(
       },
       async view() {
         if (runId === undefined) throw noRun();
-        return createTeamRunView({ home: identity.home, runId });
+        return createTeamRunView({ home: identity.home, runId, store: identity.store });
       },
       ...(runs === undefined ? {} : { runs }),
       ...(authenticated.caller.kind === 'member'

@@ -29,7 +29,7 @@ export {
 } from './server-identity.js';
 export type { ServerLog } from './server-log.js';
 export { createServerLog } from './server-log.js';
-export type { TeamkitMcpOptions } from './server-options.js';
+export type { TeamkitMcpOptions, TeamkitMcpServerOptions } from './server-options.js';
 export { parseServerArguments, SERVER_HELP } from './server-options.js';
 export type { ResourceToolRunner, TeamkitResourceOptions } from './teamkit-resources.js';
 export { registerTeamkitResources, TEAMKIT_RESOURCES } from './teamkit-resources.js';

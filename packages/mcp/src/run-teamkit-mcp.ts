@@ -1,6 +1,8 @@
 import { isTeamkitError } from '@teamkit/team-core';
 import { errorMessage } from '@teamkit/team-core/errors';
+import { createFileStore } from '@teamkit/team-core/storage';
 import { serveTeamkitMcp } from './serve-teamkit-mcp.js';
+import { serverHome } from './server-identity.js';
 import { parseServerArguments, SERVER_HELP } from './server-options.js';
 
 /** How long after its client went away a server may still be held open by unfinished work. */
@@ -22,7 +24,10 @@ export async function runTeamkitMcp(argv: readonly string[]): Promise<number> {
       process.stderr.write(SERVER_HELP);
       return 0;
     }
-    await serveTeamkitMcp(options);
+    // The standalone server keeps the runs of its home in the home's folder: the file
+    // store of the home its identity resolves to (`team mcp` passes the store it selected).
+    const home = serverHome(options.home, options.env ?? process.env);
+    await serveTeamkitMcp({ ...options, store: createFileStore({ root: home }) });
     // A lock heartbeat or a slow write must not keep a server whose client is gone.
     setTimeout(() => process.exit(process.exitCode ?? 0), EXIT_AFTER_MS).unref();
     return 0;

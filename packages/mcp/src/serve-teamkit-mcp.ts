@@ -1,7 +1,7 @@
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createTeamkitMcpServer } from './create-teamkit-mcp-server.js';
 import { createServerLog, type ServerLog } from './server-log.js';
-import type { TeamkitMcpOptions } from './server-options.js';
+import type { TeamkitMcpServerOptions } from './server-options.js';
 
 /** Streams a stdio server reads and writes; the process's own by default. */
 export interface StdioStreams {
@@ -16,7 +16,7 @@ export interface StdioStreams {
  * connection and resolves. Nothing but protocol is written to stdout; the log goes to stderr.
  */
 export async function serveTeamkitMcp(
-  options: TeamkitMcpOptions & StdioStreams & { log?: ServerLog } = {},
+  options: TeamkitMcpServerOptions & StdioStreams & { log?: ServerLog },
 ): Promise<void> {
   const log =
     options.log ??

@@ -3,13 +3,14 @@ import {
   createMemberClient,
   identifyCaller,
   type MemberClient,
+  openRun,
   type RuntimeState,
   TeamkitError,
   verifyMemberCredential,
 } from '@teamkit/team-core';
 import { RunIdSchema, USER_PARTICIPANT } from '@teamkit/team-core/schema';
-import { findLead, readRunState } from '@teamkit/team-core/state';
-import { resolveTeamkitHome } from '@teamkit/team-core/storage';
+import { findLead } from '@teamkit/team-core/state';
+import { resolveTeamkitHome, type TeamkitStore } from '@teamkit/team-core/storage';
 import type { TeamToolCaller } from '@teamkit/team-core/tools';
 
 /**
@@ -17,7 +18,7 @@ import type { TeamToolCaller } from '@teamkit/team-core/tools';
  * `TEAMKIT_RUN`, and the member's secret `TEAMKIT_TOKEN`), the user (only with an explicit
  * `--as user`), or an observer with no identity, which may only read.
  */
-export type ServerIdentity =
+export type ServerIdentity = (
   | {
       kind: 'member';
       home: string;
@@ -28,11 +29,17 @@ export type ServerIdentity =
       via: 'token' | 'ancestry';
     }
   | { kind: 'user'; home: string; runId: string | undefined }
-  | { kind: 'observer'; home: string; runId: string | undefined };
+  | { kind: 'observer'; home: string; runId: string | undefined }
+) & {
+  /** The store holding the home's runs, chosen by whoever started the server. */
+  store: TeamkitStore;
+};
 
 /** What identity is resolved from. */
 export interface ServerIdentityInput {
   env: NodeJS.ProcessEnv;
+  /** The store holding the runs of the home (the server's front door chose it). */
+  store: TeamkitStore;
   home?: string;
   run?: string;
   as?: 'user';
@@ -53,12 +60,22 @@ function checkRunId(runId: string | undefined, from: string): string | undefined
 }
 
 /**
+ * The Teamkit home a server acts in: a member's `TEAMKIT_HOME` (which `home` may not
+ * contradict, see {@link resolveServerIdentity}), else `home`, else the default home.
+ */
+export function serverHome(home: string | undefined, env: NodeJS.ProcessEnv): string {
+  const envHome =
+    nonEmpty(env.TEAMKIT_MEMBER) === undefined ? undefined : nonEmpty(env.TEAMKIT_HOME);
+  return resolveTeamkitHome(envHome ?? home, env);
+}
+
+/**
  * Resolves the server's identity from the environment and flags, never from anything a
  * model sends. A member process cannot be pointed at another run or home, nor act as the
  * user (`IDENTITY_MISMATCH`).
  */
 export function resolveServerIdentity(input: ServerIdentityInput): ServerIdentity {
-  const { env } = input;
+  const { env, store } = input;
   const member = nonEmpty(env.TEAMKIT_MEMBER);
   const envRun = checkRunId(nonEmpty(env.TEAMKIT_RUN), 'TEAMKIT_RUN');
   const flagRun = checkRunId(input.run, '--run');
@@ -100,28 +117,31 @@ export function resolveServerIdentity(input: ServerIdentityInput): ServerIdentit
       member,
       token: nonEmpty(env.TEAMKIT_TOKEN),
       via: 'token',
+      store,
     };
   }
   const runId = flagRun ?? envRun;
-  return input.as === 'user' ? { kind: 'user', home, runId } : { kind: 'observer', home, runId };
+  return input.as === 'user'
+    ? { kind: 'user', home, runId, store }
+    : { kind: 'observer', home, runId, store };
 }
 
 /** Where authenticated calls get a member's client (a server keeps one per member). */
 export type MemberClientSource = (runId: string, member: string) => MemberClient;
 
 /** A new member client for every call. */
-export function defaultClientSource(home: string): MemberClientSource {
-  return (runId, member) => createMemberClient({ home, runId, member });
+export function defaultClientSource(home: string, store: TeamkitStore): MemberClientSource {
+  return (runId, member) => createMemberClient({ home, runId, member, store });
 }
 
 /** One client per run and member, kept for the server's life (the mailbox keeps its caches). */
-export function cachedClientSource(home: string): MemberClientSource {
+export function cachedClientSource(home: string, store: TeamkitStore): MemberClientSource {
   const clients = new Map<string, MemberClient>();
   return (runId, member) => {
     const key = `${runId}/${member}`;
     let client = clients.get(key);
     if (client === undefined) {
-      client = createMemberClient({ home, runId, member });
+      client = createMemberClient({ home, runId, member, store });
       clients.set(key, client);
     }
     return client;
@@ -138,7 +158,7 @@ export async function settleServerIdentity(
   identity: ServerIdentity,
   env: NodeJS.ProcessEnv,
 ): Promise<ServerIdentity> {
-  const caller = await identifyCaller({ home: identity.home, env });
+  const caller = await identifyCaller({ home: identity.home, env, store: identity.store });
   if (identity.kind === 'member' || caller.kind !== 'member') return identity;
   if (identity.kind === 'user') {
     throw mismatch(
@@ -153,6 +173,7 @@ export async function settleServerIdentity(
     member: caller.member,
     token: undefined,
     via: 'ancestry',
+    store: identity.store,
   };
 }
 
@@ -181,7 +202,7 @@ export function noRun(): TeamkitError {
  */
 export async function authenticateIdentity(
   identity: ServerIdentity,
-  clientFor: MemberClientSource = defaultClientSource(identity.home),
+  clientFor: MemberClientSource = defaultClientSource(identity.home, identity.store),
 ): Promise<AuthenticatedCaller> {
   if (identity.runId === undefined) {
     // Only the user and observers can be without a run (a member always has TEAMKIT_RUN).
@@ -191,7 +212,8 @@ export async function authenticateIdentity(
       state: undefined,
     };
   }
-  const { home, runId } = identity;
+  const { home, runId, store } = identity;
+  const run = openRun({ home, runId, store });
   if (identity.kind === 'member') {
     // The member's secret against the hash its run recorded when its process was started:
     // a wrong, missing or stale TEAMKIT_TOKEN, or a name the run does not have, is
@@ -203,8 +225,9 @@ export async function authenticateIdentity(
             runId,
             member: identity.member,
             token: identity.token,
+            store,
           })
-        : await readRunState(home, runId);
+        : await run.state.read();
     const record = verified.members.find((candidate) => candidate.name === identity.member);
     if (record === undefined || record.status === 'terminated') {
       throw mismatch(
@@ -226,7 +249,7 @@ export async function authenticateIdentity(
       state: verified,
     };
   }
-  const state = await readRunState(home, runId);
+  const state = await run.state.read();
   const lead = findLead(state)?.name;
   if (identity.kind === 'user') {
     if (lead === undefined) {

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { TeamkitError } from '@teamkit/team-core';
 import { errorMessage } from '@teamkit/team-core/errors';
+import type { TeamkitStore } from '@teamkit/team-core/storage';
 import type { TeamRunControl, TeamToolProfile } from '@teamkit/team-core/tools';
 import { MCP_HOSTS, type McpHostName } from './mcp-host-names.js';
 
@@ -42,6 +43,15 @@ export interface TeamkitMcpOptions {
   teamCli?: string;
   /** With {@link teamCli}: the agent command `create` starts members with (`--agent-cmd`). */
   agentCommand?: string;
+}
+
+/** What a server is built from: its options, and the store its front door chose. */
+export interface TeamkitMcpServerOptions extends TeamkitMcpOptions {
+  /**
+   * The store holding the runs of the server's home: `team mcp` passes the store the CLI
+   * selected (`TEAMKIT_STORE`); `teamkit-mcp` the file store of the home it resolved.
+   */
+  store: TeamkitStore;
 }
 
 function usage(message: string): TeamkitError {

@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { readWaitingMarker } from '@teamkit/team-core';
+import { createFileStore } from '@teamkit/team-core/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpRunFixture, type McpRunFixture } from './test-support/mcp-run-fixture.js';
 
@@ -31,14 +32,16 @@ describe('wait_for_mail and presence', () => {
   it('marks the member waiting while it waits, and clears the mark when mail comes', async () => {
     const writer = await run.connect(run.memberEnv('writer'));
     const lead = await run.connect(run.memberEnv('lead'));
-    expect(await readWaitingMarker(run.home, run.runId, 'writer')).toBeUndefined();
+    expect(
+      await readWaitingMarker(run.runId, 'writer', createFileStore({ root: run.home })),
+    ).toBeUndefined();
 
     const waiting = writer.client.callTool({
       name: 'wait_for_mail',
       arguments: { timeoutSeconds: 45, ack: true },
     });
     const marker = await until(
-      () => readWaitingMarker(run.home, run.runId, 'writer'),
+      () => readWaitingMarker(run.runId, 'writer', createFileStore({ root: run.home })),
       'the waiting marker',
     );
     expect(marker).toMatchObject({ version: 1, handoff: false, pid: writer.transport.pid });
@@ -54,7 +57,9 @@ describe('wait_for_mail and presence', () => {
       timedOut: false,
       messages: [expect.objectContaining({ from: 'lead' })],
     });
-    expect(await readWaitingMarker(run.home, run.runId, 'writer')).toBeUndefined();
+    expect(
+      await readWaitingMarker(run.runId, 'writer', createFileStore({ root: run.home })),
+    ).toBeUndefined();
   }, 60_000);
 
   it('clears the mark when the wait times out, and marks nobody for the user', async () => {
@@ -64,7 +69,9 @@ describe('wait_for_mail and presence', () => {
       arguments: { timeoutSeconds: 1 },
     });
     expect(ended.structuredContent).toMatchObject({ timedOut: true, messages: [] });
-    expect(await readWaitingMarker(run.home, run.runId, 'writer')).toBeUndefined();
+    expect(
+      await readWaitingMarker(run.runId, 'writer', createFileStore({ root: run.home })),
+    ).toBeUndefined();
 
     const user = await run.connect({ TEAMKIT_RUN: run.runId }, ['--as', 'user']);
     const waiting = user.client.callTool({
@@ -72,7 +79,9 @@ describe('wait_for_mail and presence', () => {
       arguments: { timeoutSeconds: 2 },
     });
     await delay(500);
-    expect(await readWaitingMarker(run.home, run.runId, 'user')).toBeUndefined();
+    expect(
+      await readWaitingMarker(run.runId, 'user', createFileStore({ root: run.home })),
+    ).toBeUndefined();
     expect((await waiting).structuredContent).toMatchObject({ timedOut: true });
   }, 60_000);
 });

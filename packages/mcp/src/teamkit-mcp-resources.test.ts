@@ -1,4 +1,5 @@
 import { issueMemberCredential } from '@teamkit/team-core';
+import { createFileStore } from '@teamkit/team-core/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpRunFixture, type McpRunFixture } from './test-support/mcp-run-fixture.js';
 
@@ -74,7 +75,9 @@ describe('resources', () => {
     // The reviewer's server started with its secret; the run then gave it a new one.
     const reviewer = await run.connect(run.memberEnv('reviewer'));
     const before = await run.snapshot();
-    await issueMemberCredential(run.home, run.runId, 'reviewer');
+    await issueMemberCredential(run.home, run.runId, 'reviewer', {
+      store: createFileStore({ root: run.home }),
+    });
     const stale = await reviewer.client.readResource({ uri: 'teamkit://run/inbox' }).then(
       () => 'read',
       (error: Error) => error.message,

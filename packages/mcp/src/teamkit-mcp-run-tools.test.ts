@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { issueMemberCredential } from '@teamkit/team-core';
-import { readRunState, requireLead } from '@teamkit/team-core/state';
+import { issueMemberCredential, openRun } from '@teamkit/team-core';
+import { requireLead } from '@teamkit/team-core/state';
+import { createFileStore } from '@teamkit/team-core/storage';
 import { createTeamFixture, type TeamFixture } from '@teamkit/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resultText, TEAMKIT_MCP_BIN } from './test-support/mcp-run-fixture.js';
@@ -36,7 +37,9 @@ async function memberEnv(runId: string, member: string): Promise<Record<string, 
   return {
     TEAMKIT_RUN: runId,
     TEAMKIT_MEMBER: member,
-    TEAMKIT_TOKEN: await issueMemberCredential(fixture.home, runId, member),
+    TEAMKIT_TOKEN: await issueMemberCredential(fixture.home, runId, member, {
+      store: createFileStore({ root: fixture.home }),
+    }),
   };
 }
 
@@ -50,7 +53,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
   for (const runId of await runIds()) {
-    const state = await readRunState(fixture.home, runId).catch(() => undefined);
+    const state = await openRun({
+      home: fixture.home,
+      runId: runId,
+      store: createFileStore({ root: fixture.home }),
+    })
+      .state.read()
+      .catch(() => undefined);
     if (state !== undefined && state.status !== 'deleted') {
       const { spawnSync } = await import('node:child_process');
       spawnSync(
@@ -108,7 +117,11 @@ describe('create and delete over MCP', () => {
     expect(resultText(created)).toMatch(
       new RegExp(`^run ${output.runId} started: team coding-team, led by \\S+ \\(its own agent\\)`),
     );
-    const state = await readRunState(fixture.home, output.runId);
+    const state = await openRun({
+      home: fixture.home,
+      runId: output.runId,
+      store: createFileStore({ root: fixture.home }),
+    }).state.read();
     expect(state.status).toBe('active');
     expect(state.members.filter((member) => member.sessionId !== undefined).length).toBe(
       output.spawned.length,
@@ -118,10 +131,20 @@ describe('create and delete over MCP', () => {
   it('a worker cannot delete the run; its lead can', async () => {
     const [runId] = await runIds();
     if (runId === undefined) throw new Error('the previous test created no run');
-    const lead = requireLead(await readRunState(fixture.home, runId)).name;
-    const worker = (await readRunState(fixture.home, runId)).members.find(
-      (member) => member.name !== lead,
-    )?.name as string;
+    const lead = requireLead(
+      await openRun({
+        home: fixture.home,
+        runId: runId,
+        store: createFileStore({ root: fixture.home }),
+      }).state.read(),
+    ).name;
+    const worker = (
+      await openRun({
+        home: fixture.home,
+        runId: runId,
+        store: createFileStore({ root: fixture.home }),
+      }).state.read()
+    ).members.find((member) => member.name !== lead)?.name as string;
 
     const workerServer = await connect(await memberEnv(runId, worker), []);
     const workerTools = (await workerServer.listTools()).tools.map((tool) => tool.name);
@@ -146,7 +169,15 @@ describe('create and delete over MCP', () => {
     expect(errorCode(refused), resultText(refused)).toBe('NOT_LEAD');
     const hostile = await leadServer.callTool({ name: 'delete', arguments: { force: 'yes' } });
     expect(errorCode(hostile), resultText(hostile)).toBe('INVALID_INPUT');
-    expect((await readRunState(fixture.home, runId)).status).toBe('active');
+    expect(
+      (
+        await openRun({
+          home: fixture.home,
+          runId: runId,
+          store: createFileStore({ root: fixture.home }),
+        }).state.read()
+      ).status,
+    ).toBe('active');
 
     const deleted = await leadServer.callTool({ name: 'delete', arguments: { force: true } });
     expect(deleted.isError, resultText(deleted)).not.toBe(true);
@@ -157,7 +188,11 @@ describe('create and delete over MCP', () => {
     };
     expect(report.runId).toBe(runId);
     expect(report.stopped).toContain(worker);
-    const after = await readRunState(fixture.home, runId);
+    const after = await openRun({
+      home: fixture.home,
+      runId: runId,
+      store: createFileStore({ root: fixture.home }),
+    }).state.read();
     expect(after.status).toBe(report.status);
     expect(['deleted', 'stopped', 'completed']).toContain(after.status);
   }, 120_000);

@@ -3,6 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { issueMemberCredential } from '@teamkit/team-core';
+import { createFileStore } from '@teamkit/team-core/storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createMcpRunFixture,
@@ -119,7 +120,9 @@ describe('identity', () => {
     );
     // A secret that changes under a running server (the member was restarted) stops it acting.
     const connection = await run.connect(run.memberEnv('reviewer'));
-    await issueMemberCredential(run.home, run.runId, 'reviewer');
+    await issueMemberCredential(run.home, run.runId, 'reviewer', {
+      store: createFileStore({ root: run.home }),
+    });
     expect(resultText(await connection.client.callTool({ name: 'status', arguments: {} }))).toMatch(
       /^error IDENTITY_MISMATCH: /,
     );

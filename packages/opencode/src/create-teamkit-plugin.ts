@@ -1,6 +1,6 @@
 import type { Config, Hooks, Plugin, PluginInput } from '@opencode-ai/plugin';
 import type { TeamLibrary } from '@teamkit/team-core';
-import { resolveTeamkitHome } from '@teamkit/team-core/storage';
+import { createFileStore, resolveTeamkitHome } from '@teamkit/team-core/storage';
 import { type ProjectableConfig, projectTeamsIntoConfig } from './config-hook.js';
 import { createEventHandler, type HostEvent } from './event-hook.js';
 import { createClientLog, type OpenCodeClient, type PluginLog } from './opencode-client.js';
@@ -64,9 +64,12 @@ export function createTeamkitPlugin(
     const log = createClientLog(client);
     for (const problem of problems) log('warn', problem);
     const host = createOpenCodeHost({ client, serverUrl: () => input.serverUrl, log });
+    const home = resolveTeamkitHome(options.home, process.env);
     const ctx = createPluginContext({
       options,
-      home: resolveTeamkitHome(options.home, process.env),
+      home,
+      // The plugin keeps its runs in the home's folder: the file store of the home.
+      store: createFileStore({ root: home }),
       project: projectOf(input),
       host,
       log,

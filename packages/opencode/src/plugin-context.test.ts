@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { createTeamRuntime, TeamRuntime } from '@teamkit/team-core';
+import { createFileStore } from '@teamkit/team-core/storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OpenCodeHost } from './opencode-host.js';
 import { createPluginContext } from './plugin-context.js';
@@ -29,6 +30,7 @@ async function runtimeOptionsFor(pluginOptions: Record<string, unknown>, setting
   } as unknown as OpenCodeHost;
   let seen: RuntimeOptions | undefined;
   const ctx = createPluginContext({
+    store: createFileStore({ root: home }),
     options: resolvePluginOptions(pluginOptions).options,
     home,
     project: home,

@@ -8,6 +8,7 @@ import {
   type TeamRuntime,
 } from '@teamkit/team-core';
 import { errorMessage } from '@teamkit/team-core/errors';
+import type { TeamkitStore } from '@teamkit/team-core/storage';
 import { createTmuxRunner } from '@teamkit/team-core/tmux';
 import type { PluginLog } from './opencode-client.js';
 import type { OpenCodeHost } from './opencode-host.js';
@@ -21,6 +22,8 @@ export type Caller = SessionMember;
 export interface PluginContext {
   readonly options: ResolvedPluginOptions;
   readonly home: string;
+  /** The store holding the home's runs, chosen where the plugin starts. */
+  readonly store: TeamkitStore;
   /** The project whose `.teamkit/` teams are visible and where members work. */
   readonly project: string;
   readonly host: OpenCodeHost;
@@ -36,6 +39,8 @@ export interface PluginContext {
 export interface PluginContextOptions {
   options: ResolvedPluginOptions;
   home: string;
+  /** The store holding the home's runs. */
+  store: TeamkitStore;
   project: string;
   host: OpenCodeHost;
   log: PluginLog;
@@ -46,7 +51,7 @@ export interface PluginContextOptions {
 
 /** Creates the shared context; nothing is read or started until a tool or event needs it. */
 export function createPluginContext(input: PluginContextOptions): PluginContext {
-  const { options, home, project, host, log } = input;
+  const { options, home, store, project, host, log } = input;
   const env = input.env ?? process.env;
   const makeRuntime = input.createRuntime ?? createTeamRuntime;
   let runtime: Promise<TeamRuntime> | undefined;
@@ -77,6 +82,7 @@ export function createPluginContext(input: PluginContextOptions): PluginContext 
     const tmux = await tmuxOption();
     const created = await makeRuntime({
       home,
+      store,
       host,
       project,
       vocabulary: OPENCODE_TOOL_VOCABULARY,
@@ -104,6 +110,7 @@ export function createPluginContext(input: PluginContextOptions): PluginContext 
   return {
     options,
     home,
+    store,
     project,
     host,
     log,
@@ -115,6 +122,6 @@ export function createPluginContext(input: PluginContextOptions): PluginContext 
       return runtime;
     },
     loadLibrary: () => loadTeamLibrary({ home, project, env }),
-    resolveCaller: (sessionId) => findSessionMember(home, sessionId),
+    resolveCaller: (sessionId) => findSessionMember(home, sessionId, { store }),
   };
 }

@@ -32,6 +32,7 @@ import {
   updateRunState,
 } from './state/index.js';
 import { makeSpec } from './state/test-support/temp-home.js';
+import { createFileStore } from './storage/index.js';
 import { createTaskList } from './tasklist/index.js';
 import { createRunFixture, type RunFixture } from './test-support/run-fixture.js';
 
@@ -43,11 +44,19 @@ import { createRunFixture, type RunFixture } from './test-support/run-fixture.js
 let fixture: RunFixture;
 beforeAll(async () => {
   fixture = await createRunFixture();
-  const tasks = createTaskList({ home: fixture.home, runId: fixture.runId });
+  const tasks = createTaskList({
+    store: createFileStore({ root: fixture.home }),
+    home: fixture.home,
+    runId: fixture.runId,
+  });
   const first = await tasks.createTask('lead', { subject: 'first' });
   await tasks.createTask('lead', { subject: 'second', blockedBy: [first.id] });
   await tasks.claimTask('writer', first.id);
-  await createMailbox({ home: fixture.home, runId: fixture.runId }).sendMessage({
+  await createMailbox({
+    store: createFileStore({ root: fixture.home }),
+    home: fixture.home,
+    runId: fixture.runId,
+  }).sendMessage({
     from: 'lead',
     to: 'writer',
     body: 'hello',
@@ -132,7 +141,12 @@ const NUM_RUNS = Number(process.env.TEAMKIT_PROPERTY_RUNS ?? 300);
 
 describe('only typed errors leave a public function', () => {
   it('mailbox', async () => {
-    const mailbox = () => createMailbox({ home: fixture.home, runId: fixture.runId });
+    const mailbox = () =>
+      createMailbox({
+        store: createFileStore({ root: fixture.home }),
+        home: fixture.home,
+        runId: fixture.runId,
+      });
     const message = object({
       from: member,
       to: or(fc.constantFrom('lead', 'writer', '*', 'nobody')),
@@ -181,7 +195,11 @@ describe('only typed errors leave a public function', () => {
           },
         ),
         call('createMailbox', [or(fc.uuid())], (runId) =>
-          createMailbox({ home: fixture.home, runId: runId as never }).listUnread('lead'),
+          createMailbox({
+            store: createFileStore({ root: fixture.home }),
+            home: fixture.home,
+            runId: runId as never,
+          }).listUnread('lead'),
         ),
       ),
       NUM_RUNS,
@@ -189,7 +207,12 @@ describe('only typed errors leave a public function', () => {
   });
 
   it('task list', async () => {
-    const tasks = () => createTaskList({ home: fixture.home, runId: fixture.runId });
+    const tasks = () =>
+      createTaskList({
+        store: createFileStore({ root: fixture.home }),
+        home: fixture.home,
+        runId: fixture.runId,
+      });
     const details = {
       subject: or(fc.constantFrom('a task', 'x'.repeat(600))),
       description: oddText,
@@ -249,7 +272,8 @@ describe('only typed errors leave a public function', () => {
     const { home } = fixture;
     const runId = or(fc.constant(fixture.runId));
     const options = object({ reason, sessionId: oddText, actor: member });
-    const state = () => readRunState(home, fixture.runId);
+    const state = () =>
+      readRunState(home, fixture.runId, { store: createFileStore({ root: home }) });
     const spec = or(fc.constant(makeSpec(['writer'])));
     await expectOnlyTypedErrors(
       fc.oneof(
@@ -265,16 +289,26 @@ describe('only typed errors leave a public function', () => {
               runId: or(fc.uuid()),
             }),
           ],
-          (input) => createRunState(home, input as never),
+          (input) =>
+            createRunState(home, input as never, { store: createFileStore({ root: home }) }),
         ),
-        call('readRunState', [runId], (id) => readRunState(home, id as never)),
+        call('readRunState', [runId], (id) =>
+          readRunState(home, id as never, { store: createFileStore({ root: home }) }),
+        ),
         call('updateRunState(returns)', [runId, weird], (id, value) =>
-          updateRunState(home, id as never, () => value as never),
+          updateRunState(home, id as never, () => value as never, {
+            store: createFileStore({ root: home }),
+          }),
         ),
         call('updateRunState(sets)', [runId, fc.string(), weird], (id, key, value) =>
-          updateRunState(home, id as never, (draft) => {
-            (draft as unknown as Record<string, unknown>)[key] = value;
-          }),
+          updateRunState(
+            home,
+            id as never,
+            (draft) => {
+              (draft as unknown as Record<string, unknown>)[key] = value;
+            },
+            { store: createFileStore({ root: home }) },
+          ),
         ),
         call('transitionRun', [runId, or(fc.constantFrom(...RUN_STATUSES)), options], (id, to, o) =>
           transitionRun(home, id as never, to as never, o as never),
@@ -286,23 +320,36 @@ describe('only typed errors leave a public function', () => {
             transitionMember(home, id as never, m as never, to as never, o as never),
         ),
         call('startMember', [runId, member, object({ sessionId: oddText })], (id, m, input) =>
-          startMember(home, id as never, m as never, input as never),
+          startMember(home, id as never, m as never, input as never, {
+            store: createFileStore({ root: home }),
+          }),
         ),
         call(
           'addMember',
           [runId, object({ name: member, role: oddText, model: oddText, color: oddText })],
-          (id, input) => addMember(home, id as never, input as never),
+          (id, input) =>
+            addMember(home, id as never, input as never, {
+              store: createFileStore({ root: home }),
+            }),
         ),
-        call('recordTurn', [runId, member], (id, m) => recordTurn(home, id as never, m as never)),
+        call('recordTurn', [runId, member], (id, m) =>
+          recordTurn(home, id as never, m as never, { store: createFileStore({ root: home }) }),
+        ),
         call(
           'requestShutdown',
           [runId, object({ member, requester: member, reason })],
-          (id, input) => requestShutdown(home, id as never, input as never),
+          (id, input) =>
+            requestShutdown(home, id as never, input as never, {
+              store: createFileStore({ root: home }),
+            }),
         ),
         call(
           'answerShutdown',
           [runId, member, object({ approve: weird, reason })],
-          (id, m, answer) => answerShutdown(home, id as never, m as never, answer as never),
+          (id, m, answer) =>
+            answerShutdown(home, id as never, m as never, answer as never, {
+              store: createFileStore({ root: home }),
+            }),
         ),
         call(
           'requestPermission',
@@ -315,7 +362,10 @@ describe('only typed errors leave a public function', () => {
               reason,
             }),
           ],
-          (id, input) => requestPermission(home, id as never, input as never),
+          (id, input) =>
+            requestPermission(home, id as never, input as never, {
+              store: createFileStore({ root: home }),
+            }),
         ),
         call(
           'decidePermission',
@@ -330,14 +380,20 @@ describe('only typed errors leave a public function', () => {
             }),
           ],
           (id, request, decision) =>
-            decidePermission(home, id as never, request as never, decision as never),
+            decidePermission(home, id as never, request as never, decision as never, {
+              store: createFileStore({ root: home }),
+            }),
         ),
-        call('listRuns', [], () => listRuns(home)),
+        call('listRuns', [], () => listRuns(home, { store: createFileStore({ root: home }) })),
         call('resumeRun', [runId, object({ creatingTimeoutMs: or(fc.integer()) })], (id, o) =>
           resumeRun(home, id as never, { isAlive: async () => true }, o as never),
         ),
         call('resumeAll', [weird], (alive) =>
-          resumeAll(home, { isAlive: async () => alive as never }),
+          resumeAll(
+            home,
+            { isAlive: async () => alive as never },
+            { store: createFileStore({ root: home }) },
+          ),
         ),
         call('sweepRuns', [object({ failedRetentionMs: or(fc.integer()) })], (o) =>
           sweepRuns(home, o as never),
@@ -372,7 +428,12 @@ describe('only typed errors leave a public function', () => {
 
   it('member client', async () => {
     const client = (name: unknown) =>
-      createMemberClient({ home: fixture.home, runId: fixture.runId, member: name as never });
+      createMemberClient({
+        store: createFileStore({ root: fixture.home }),
+        home: fixture.home,
+        runId: fixture.runId,
+        member: name as never,
+      });
     const message = object({
       to: or(fc.constantFrom('lead', 'writer', '*')),
       body: oddText,

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createMemberClient, createTaskList } from '@teamkit/team-core';
+import { createFileStore } from '@teamkit/team-core/storage';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTeamkitRunSource } from './server/run-source.js';
@@ -37,7 +38,8 @@ describe.skipIf(missing !== undefined)('team ui in Chromium: refusals and scale'
     home = await mkdtemp(path.join(os.tmpdir(), 'teamkit-ui-browser-'));
     small = await seedRun(home, ['writer', 'tester']);
     server = await startUiServer({
-      sources: [createTeamkitRunSource({ home })],
+      store: createFileStore({ root: home }),
+      sources: [createTeamkitRunSource({ store: createFileStore({ root: home }), home })],
       home,
       stopRun: async () => undefined,
     });
@@ -64,7 +66,13 @@ describe.skipIf(missing !== undefined)('team ui in Chromium: refusals and scale'
   });
 
   it('refuses an action posted by a page of another origin and changes nothing', async () => {
-    const before = (await createTaskList({ home, runId: small.runId }).listTasks()).tasks.length;
+    const before = (
+      await createTaskList({
+        store: createFileStore({ root: home }),
+        home,
+        runId: small.runId,
+      }).listTasks()
+    ).tasks.length;
     // A hostile page on another port of the same machine: same site, other origin.
     const target = `${server.origin}/api/runs/teamkit/${small.runId}/actions/createTask`;
     const hostile: Server = createServer((_request, response) => {
@@ -82,7 +90,13 @@ describe.skipIf(missing !== undefined)('team ui in Chromium: refusals and scale'
       await page.goto(`http://127.0.0.1:${port}/`);
       await Promise.all([page.waitForURL(target), page.click('#go')]);
       expect(await page.textContent('body')).toContain('FORBIDDEN_ORIGIN');
-      const after = (await createTaskList({ home, runId: small.runId }).listTasks()).tasks;
+      const after = (
+        await createTaskList({
+          store: createFileStore({ root: home }),
+          home,
+          runId: small.runId,
+        }).listTasks()
+      ).tasks;
       expect(after.length).toBe(before);
       expect(after.some((task) => task.subject.startsWith('pwned'))).toBe(false);
       await page.close();
@@ -92,8 +106,18 @@ describe.skipIf(missing !== undefined)('team ui in Chromium: refusals and scale'
   });
 
   it('shows the core error of an illegal move made from a stale page, and changes nothing', async () => {
-    const lead = createMemberClient({ home, runId: small.runId, member: 'lead' });
-    const writer = createMemberClient({ home, runId: small.runId, member: 'writer' });
+    const lead = createMemberClient({
+      store: createFileStore({ root: home }),
+      home,
+      runId: small.runId,
+      member: 'lead',
+    });
+    const writer = createMemberClient({
+      store: createFileStore({ root: home }),
+      home,
+      runId: small.runId,
+      member: 'writer',
+    });
     const task = await lead.createTask({ subject: 'Looks ready, is not' });
     await writer.claimTask(task.id);
     await writer.startTask(task.id);
@@ -160,7 +184,11 @@ describe.skipIf(missing !== undefined)('team ui in Chromium: refusals and scale'
     const inPage = await page.locator('[data-task-id]').count();
     expect(inPage).toBeLessThan(500);
     const todo = (
-      await createTaskList({ home, runId: big.runId }).listTasks({
+      await createTaskList({
+        store: createFileStore({ root: home }),
+        home,
+        runId: big.runId,
+      }).listTasks({
         status: ['pending', 'blocked'],
       })
     ).tasks;
@@ -180,11 +208,20 @@ describe.skipIf(missing !== undefined)('team ui in Chromium: refusals and scale'
     expect(await page.locator('[data-member]').count()).toBe(12);
     await page.click('a[href$="/board"]');
     const pending = (
-      await createTaskList({ home, runId: big.runId }).listTasks({ status: 'pending' })
+      await createTaskList({
+        store: createFileStore({ root: home }),
+        home,
+        runId: big.runId,
+      }).listTasks({ status: 'pending' })
     ).tasks[0];
     expect(pending).toBeDefined();
     const id = pending?.id ?? '';
-    await createMemberClient({ home, runId: big.runId, member: 'member-3' }).claimTask(id);
+    await createMemberClient({
+      store: createFileStore({ root: home }),
+      home,
+      runId: big.runId,
+      member: 'member-3',
+    }).claimTask(id);
     await page
       .locator(`[data-column="in-progress"] [data-task-id="${id}"]`)
       .waitFor({ timeout: 30_000 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { withClaudeLock } from '@teamkit/claude-code';
+import { createFileStore } from '@teamkit/team-core/storage';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClaudeRunSource } from './server/claude-run-source.js';
@@ -69,7 +70,11 @@ describe.skipIf(missing !== undefined)('a Claude Code team in team ui, in Chromi
       ]),
     );
     server = await startUiServer({
-      sources: [createTeamkitRunSource({ home }), createClaudeRunSource({ configDir })],
+      store: createFileStore({ root: home }),
+      sources: [
+        createTeamkitRunSource({ store: createFileStore({ root: home }), home }),
+        createClaudeRunSource({ configDir }),
+      ],
       home,
       stopRun: async () => undefined,
     });

@@ -17,7 +17,7 @@ import {
 import { findNatsServer, type NatsServerProcess, startNatsServer } from '@teamkit/test-harness';
 import { seededRandom } from '../shuffle.js';
 import { CHAOS_LOCK, type WorkerCommand } from './chaos-protocol.js';
-import { STORE_VARIABLE, useChaosStore } from './chaos-store.js';
+import { openChaosStore, STORE_VARIABLE } from './chaos-store.js';
 import {
   ChaosLedger,
   checkRunInvariants,
@@ -147,7 +147,7 @@ async function main(): Promise<number> {
     TEAMKIT_HOME: home,
     [STORE_VARIABLE]: server === undefined ? 'file' : server.url,
   };
-  const closeStore = await useChaosStore(home, workerEnv);
+  const { store, close: closeStore } = await openChaosStore(home, workerEnv);
   const invariants = INVARIANTS[storeKind];
   const started = performance.now();
   const unexpected: string[] = [];
@@ -189,9 +189,9 @@ async function main(): Promise<number> {
     const state = await createRunState(
       home,
       { spec, teamSource: { scope: 'inline' }, hostId: 'chaos' },
-      { lock: CHAOS_LOCK },
+      { store, lock: CHAOS_LOCK },
     );
-    await transitionRun(home, state.runId, 'active', { lock: CHAOS_LOCK });
+    await transitionRun(home, state.runId, 'active', { store, lock: CHAOS_LOCK });
     const fresh: Run = {
       runId: state.runId,
       ledger: new ChaosLedger(),
@@ -221,7 +221,7 @@ async function main(): Promise<number> {
   };
 
   const topUpTasks = async (target: Run, random: () => number) => {
-    const tasks = createTaskList({ home, runId: target.runId, lock: CHAOS_LOCK });
+    const tasks = createTaskList({ home, runId: target.runId, store, lock: CHAOS_LOCK });
     const open = (await tasks.listTasks({ status: ['pending', 'claimed', 'in_progress'] })).tasks;
     if (open.length >= TASKS_PER_TOP_UP) return;
     const recent = (await tasks.listTasks()).tasks.slice(-20).map((task) => task.id);
@@ -287,13 +287,14 @@ async function main(): Promise<number> {
           .filter((worker) => worker !== replacement)
           .map((worker) => `pid:${worker.child.pid}`),
       );
-      const mailbox = createMailbox({ home, runId: current.runId, lock: CHAOS_LOCK });
-      const tasks = createTaskList({ home, runId: current.runId, lock: CHAOS_LOCK });
+      const mailbox = createMailbox({ home, runId: current.runId, store, lock: CHAOS_LOCK });
+      const tasks = createTaskList({ home, runId: current.runId, store, lock: CHAOS_LOCK });
       const resumed = await resumeRun(
         home,
         current.runId,
         { isAlive: async (sessionId) => livePids.has(sessionId) },
         {
+          store,
           lock: CHAOS_LOCK,
           recovery: {
             releaseTasksOf: async (_runId, member) =>
@@ -310,6 +311,7 @@ async function main(): Promise<number> {
       for (const error of resumed.errors) unexpected.push(`resume: ${error} (seed ${seed})`);
 
       const report = await checkRunInvariants({
+        store,
         home,
         runId: current.runId,
         ledger: current.ledger,
@@ -339,7 +341,10 @@ async function main(): Promise<number> {
       }
 
       // The dead member leaves the team for good; its replacement joins under a new name.
-      await transitionMember(home, current.runId, victimName, 'terminated', { lock: CHAOS_LOCK });
+      await transitionMember(home, current.runId, victimName, 'terminated', {
+        store,
+        lock: CHAOS_LOCK,
+      });
       await topUpTasks(current, random);
       await replacementReady;
       replacement.member = `m${current.nextMember++}`;
@@ -347,7 +352,7 @@ async function main(): Promise<number> {
         home,
         current.runId,
         { name: replacement.member, role: 'worker' },
-        { lock: CHAOS_LOCK },
+        { store, lock: CHAOS_LOCK },
       );
       await join(replacement, current, seed);
       spare = spawnWorker();

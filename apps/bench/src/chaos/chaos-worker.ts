@@ -5,13 +5,23 @@ import {
   createTaskList,
   isTeamkitError,
   type Mailbox,
+  openRun,
   type TaskList,
   type TaskStatus,
 } from '@teamkit/team-core';
-import { readRunState, recordTurn, transitionMember } from '@teamkit/team-core/state';
+import { recordTurn, transitionMember } from '@teamkit/team-core/state';
+import type { TeamkitStore } from '@teamkit/team-core/storage';
 import { seededRandom } from '../shuffle.js';
 import { CHAOS_LOCK, type WorkerCommand } from './chaos-protocol.js';
-import { useChaosStore } from './chaos-store.js';
+import { openChaosStore } from './chaos-store.js';
+
+// The store of the harness's home, opened (connected, for NATS) before this worker counts
+// as ready; the harness sends no job before then.
+let opened: TeamkitStore | undefined;
+const chaosStore = (): TeamkitStore => {
+  if (opened === undefined) throw new Error('chaos worker: a job before the store was opened');
+  return opened;
+};
 
 // Refusals a correct team produces under contention; anything else is reported.
 const EXPECTED_CODES = new Set([
@@ -55,7 +65,11 @@ async function step(job: Job): Promise<void> {
   const { mailbox, tasks, member, random } = job;
   const roll = random();
   if (roll < 0.25) {
-    const state = await readRunState(job.home, job.runId);
+    const state = await openRun({
+      home: job.home,
+      runId: job.runId,
+      store: chaosStore(),
+    }).state.read();
     const peers = state.members
       .filter((m) => m.name !== member && m.status !== 'terminated')
       .map((m) => m.name);
@@ -89,11 +103,19 @@ async function step(job: Job): Promise<void> {
     say(`status ${task.id} ${task.status} ${to}`);
   } else if (roll < 0.96) {
     const to = job.idle ? 'running' : 'idle';
-    await transitionMember(job.home, job.runId, member, to, { lock: CHAOS_LOCK, actor: member });
+    await transitionMember(job.home, job.runId, member, to, {
+      store: chaosStore(),
+      lock: CHAOS_LOCK,
+      actor: member,
+    });
     job.idle = !job.idle;
     say(`member ${member} ${to}`);
   } else {
-    await recordTurn(job.home, job.runId, member, { lock: CHAOS_LOCK, actor: member });
+    await recordTurn(job.home, job.runId, member, {
+      store: chaosStore(),
+      lock: CHAOS_LOCK,
+      actor: member,
+    });
     say(`turn ${member}`);
   }
 }
@@ -120,12 +142,23 @@ async function main(): Promise<void> {
         runId: command.runId,
         member: command.member,
         random: seededRandom(command.seed),
-        mailbox: createMailbox({ home: command.home, runId: command.runId, lock: CHAOS_LOCK }),
-        tasks: createTaskList({ home: command.home, runId: command.runId, lock: CHAOS_LOCK }),
+        mailbox: createMailbox({
+          home: command.home,
+          runId: command.runId,
+          store: chaosStore(),
+          lock: CHAOS_LOCK,
+        }),
+        tasks: createTaskList({
+          home: command.home,
+          runId: command.runId,
+          store: chaosStore(),
+          lock: CHAOS_LOCK,
+        }),
         idle: false,
       };
       const joined = job;
       transitionMember(joined.home, joined.runId, joined.member, 'running', {
+        store: chaosStore(),
         lock: CHAOS_LOCK,
         actor: joined.member,
         sessionId: `pid:${process.pid}`,
@@ -135,14 +168,16 @@ async function main(): Promise<void> {
       );
     }
   });
-  // The store of the harness's home, opened (connected, for NATS) before this worker
-  // counts as ready, so a restart does not wait for it.
-  const home = process.env.TEAMKIT_HOME;
-  if (home !== undefined) await useChaosStore(home, process.env);
+  // Opened before this worker counts as ready, so a restart does not wait for it.
+  opened = (await openChaosStore(process.env.TEAMKIT_HOME ?? '', process.env)).store;
   // Loads the lazy parts of team-core before the harness counts this worker as ready.
-  await readRunState('/nonexistent-teamkit-home', '00000000-0000-4000-8000-000000000000').catch(
-    () => {},
-  );
+  await openRun({
+    home: process.env.TEAMKIT_HOME ?? '',
+    runId: '00000000-0000-4000-8000-000000000000',
+    store: opened,
+  })
+    .state.read()
+    .catch(() => {});
   say('ready');
   for (;;) {
     if (paused || job === undefined) {

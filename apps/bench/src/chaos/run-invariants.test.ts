@@ -5,16 +5,18 @@ import { createMailbox, createTaskList } from '@teamkit/team-core';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
 import { createRunState, transitionMember, transitionRun } from '@teamkit/team-core/state';
 import {
+  createFileStore,
   createMemoryStore,
   runKeys,
   runPaths,
   type TeamkitStore,
-  useStoreForHome,
 } from '@teamkit/team-core/storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChaosLedger, checkRunInvariants } from './run-invariants.js';
 
 let home: string;
+/** The store holding the run: the home's file store, or a memory store with no files. */
+let store: TeamkitStore;
 let runId: string;
 let ledger: ChaosLedger;
 
@@ -25,19 +27,27 @@ async function makeRun(): Promise<void> {
     lead: 'lead',
     members: ['lead', 'm1', 'm2'].map((name) => ({ name, role: name, prompt: `You are ${name}.` })),
   });
-  runId = (await createRunState(home, { spec, teamSource: { scope: 'inline' }, hostId: 'test' }))
-    .runId;
-  await transitionRun(home, runId, 'active');
+  runId = (
+    await createRunState(
+      home,
+      { spec, teamSource: { scope: 'inline' }, hostId: 'test' },
+      { store: store },
+    )
+  ).runId;
+  await transitionRun(home, runId, 'active', { store: store });
   for (const member of ['m1', 'm2']) {
-    await transitionMember(home, runId, member, 'running', { sessionId: `pid:${member}` });
+    await transitionMember(home, runId, member, 'running', {
+      store: store,
+      sessionId: `pid:${member}`,
+    });
   }
-  const tasks = createTaskList({ home, runId });
+  const tasks = createTaskList({ store: store, home, runId });
   await tasks.createTask('lead', { subject: 'first' });
   await tasks.createTask('lead', { subject: 'second', blockedBy: ['1'] });
   await tasks.claimTask('m1', '1');
   ledger = new ChaosLedger();
   ledger.record('m1', 'claimed 1');
-  const sent = await createMailbox({ home, runId }).sendMessage({
+  const sent = await createMailbox({ store: store, home, runId }).sendMessage({
     from: 'm1',
     to: 'm2',
     body: 'hello',
@@ -47,14 +57,15 @@ async function makeRun(): Promise<void> {
 
 beforeEach(async () => {
   home = await mkdtemp(path.join(os.tmpdir(), 'teamkit-invariants-'));
+  store = createFileStore({ root: home });
   await makeRun();
 });
 afterEach(async () => {
-  useStoreForHome(home, undefined);
   await rm(home, { recursive: true, force: true });
 });
 
-const check = () => checkRunInvariants({ home, runId, ledger, alive: ['m1', 'm2'], dead: [] });
+const check = () =>
+  checkRunInvariants({ home, store, runId, ledger, alive: ['m1', 'm2'], dead: [] });
 
 describe('the chaos invariant checker', () => {
   it('passes a healthy run', async () => {
@@ -78,7 +89,7 @@ describe('the chaos invariant checker', () => {
     `${JSON.stringify({ version: 1, runId, actor, type, ids: ['1'], data, at: Date.now() })}\n`;
 
   it('detects a task claimed by a second member while the first still held it', async () => {
-    const { sequence } = await createTaskList({ home, runId }).getTask('1');
+    const { sequence } = await createTaskList({ store: store, home, runId }).getTask('1');
     await appendFile(
       runPaths(home, runId).events,
       taskEvent('m2', 'task.claimed', { owner: 'm2', sequence: (sequence ?? 0) + 1 }),
@@ -87,7 +98,7 @@ describe('the chaos invariant checker', () => {
   });
 
   it('replays the events of a task in sequence order, not in the order they were appended', async () => {
-    const { sequence = 0 } = await createTaskList({ home, runId }).getTask('1');
+    const { sequence = 0 } = await createTaskList({ store: store, home, runId }).getTask('1');
     // m2's claim was appended before the release it followed.
     await appendFile(
       runPaths(home, runId).events,
@@ -99,7 +110,7 @@ describe('the chaos invariant checker', () => {
   });
 
   it('judges who held a task by the event log, not by the order worker lines arrive in', async () => {
-    const tasks = createTaskList({ home, runId });
+    const tasks = createTaskList({ store: store, home, runId });
     await tasks.setTaskStatus('m1', '1', 'pending');
     await tasks.claimTask('m2', '1');
     // m2's pipe was read first: its claim line arrives before m1's release line.
@@ -117,7 +128,14 @@ describe('the chaos invariant checker', () => {
 
   it('detects a lost message and a task kept by a dead member', async () => {
     ledger.record('m1', `sent m2 ${crypto.randomUUID()}`);
-    const report = await checkRunInvariants({ home, runId, ledger, alive: ['m2'], dead: ['m1'] });
+    const report = await checkRunInvariants({
+      home,
+      store,
+      runId,
+      ledger,
+      alive: ['m2'],
+      dead: ['m1'],
+    });
     expect(report.messages).toEqual([expect.stringContaining('is in no place')]);
     expect(report.tasks).toEqual([expect.stringContaining('whose process died')]);
     expect(report['run-state']).toEqual(['m1 was killed but is running']);
@@ -130,18 +148,17 @@ describe('the chaos invariant checker', () => {
 });
 
 describe('the chaos invariant checker on a store without files', () => {
-  let store: TeamkitStore;
   beforeEach(async () => {
     // A fresh home whose runs live in a store of their own: nothing is on disk to walk.
     await rm(home, { recursive: true, force: true });
     home = await mkdtemp(path.join(os.tmpdir(), 'teamkit-invariants-'));
     store = createMemoryStore();
-    useStoreForHome(home, store);
     await makeRun();
   });
   const checkDocuments = () =>
     checkRunInvariants({
       home,
+      store,
       runId,
       ledger,
       alive: ['m1', 'm2'],

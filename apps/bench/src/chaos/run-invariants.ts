@@ -8,6 +8,7 @@ import {
 } from '@teamkit/team-core';
 import { RuntimeStateSchema } from '@teamkit/team-core/schema';
 import { canTransitionMember, canTransitionRun } from '@teamkit/team-core/state';
+import type { TeamkitStore } from '@teamkit/team-core/storage';
 import { readRunDocuments, readRunFiles, readTaskHeads } from './run-documents.js';
 
 /**
@@ -73,6 +74,8 @@ async function eventsOf(run: ReturnType<typeof openRun>, taskId: string): Promis
 /** What the checker needs besides the files: the ledger and who is alive. */
 export interface InvariantInput {
   home: string;
+  /** The store holding the run. */
+  store: TeamkitStore;
   runId: string;
   ledger: ChaosLedger;
   /** Worker members whose process runs. */
@@ -102,7 +105,7 @@ export async function checkRunInvariants(input: InvariantInput): Promise<Invaria
     'run-state': [],
   };
   for (const { name, message } of input.ledger.violations) report[name].push(message);
-  const run = openRun({ home: input.home, runId: input.runId });
+  const run = openRun({ home: input.home, runId: input.runId, store: input.store });
   const documentsName = input.documents ?? 'files';
   const documents =
     documentsName === 'files'

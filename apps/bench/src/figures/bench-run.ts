@@ -1,7 +1,8 @@
-import { isTeamkitError } from '@teamkit/team-core';
+import { isTeamkitError, openRun } from '@teamkit/team-core';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
-import { createRunState, readRunState, transitionRun } from '@teamkit/team-core/state';
+import { createRunState, transitionRun } from '@teamkit/team-core/state';
 import type { LockOptions } from '@teamkit/team-core/storage';
+import { createFileStore } from '@teamkit/team-core/storage';
 
 /** The run id every "ours" figure uses inside its own folder (the folder is the Teamkit home). */
 export const BENCH_RUN_ID = '00000000-0000-4000-8000-00000000be7c';
@@ -26,7 +27,11 @@ export const BENCH_LOCK: LockOptions = { staleMs: 10_000, timeoutMs: 60_000 };
  */
 export async function ensureBenchRun(home: string): Promise<string> {
   try {
-    const state = await readRunState(home, BENCH_RUN_ID);
+    const state = await openRun({
+      home: home,
+      runId: BENCH_RUN_ID,
+      store: createFileStore({ root: home }),
+    }).state.read();
     if (state.status === 'active') return BENCH_RUN_ID;
   } catch (error) {
     if (!isTeamkitError(error) || error.code !== 'RUN_NOT_FOUND') throw error;
@@ -45,12 +50,15 @@ export async function ensureBenchRun(home: string): Promise<string> {
       await createRunState(
         home,
         { spec, teamSource: { scope: 'inline' }, hostId: 'bench', runId: BENCH_RUN_ID },
-        { lock: BENCH_LOCK },
+        { store: createFileStore({ root: home }), lock: BENCH_LOCK },
       );
     } catch (createError) {
       if (!isTeamkitError(createError) || createError.code !== 'ALREADY_EXISTS') throw createError;
     }
   }
-  await transitionRun(home, BENCH_RUN_ID, 'active', { lock: BENCH_LOCK });
+  await transitionRun(home, BENCH_RUN_ID, 'active', {
+    store: createFileStore({ root: home }),
+    lock: BENCH_LOCK,
+  });
   return BENCH_RUN_ID;
 }

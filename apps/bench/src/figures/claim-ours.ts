@@ -1,4 +1,5 @@
 import { createTaskList, isTeamkitError, type TaskList } from '@teamkit/team-core';
+import { createFileStore } from '@teamkit/team-core/storage';
 import type { ClaimStore, TaskClaimer } from '../baselines/task-claimer.js';
 import type { NotAvailable } from '../not-available.js';
 import { BENCH_LOCK, BENCH_RUN_ID, ensureBenchRun } from './bench-run.js';
@@ -11,7 +12,12 @@ import { seedTasks } from './seed-tasks.js';
  */
 export async function createOursClaimStore(folder: string): Promise<ClaimStore | NotAvailable> {
   const runId = await ensureBenchRun(folder);
-  const tasks = createTaskList({ home: folder, runId, lock: BENCH_LOCK });
+  const tasks = createTaskList({
+    store: createFileStore({ root: folder }),
+    home: folder,
+    runId,
+    lock: BENCH_LOCK,
+  });
   return {
     async seed(count) {
       const ids = Array.from({ length: count }, (_, index) => String(index + 1));
@@ -40,7 +46,12 @@ export async function createOursClaimer(
   folder: string,
   owner: string,
 ): Promise<TaskClaimer | NotAvailable> {
-  const tasks: TaskList = createTaskList({ home: folder, runId: BENCH_RUN_ID, lock: BENCH_LOCK });
+  const tasks: TaskList = createTaskList({
+    store: createFileStore({ root: folder }),
+    home: folder,
+    runId: BENCH_RUN_ID,
+    lock: BENCH_LOCK,
+  });
   return {
     async claim(taskId) {
       try {

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createMemberClient, issueMemberCredential, type MemberClient } from '@teamkit/team-core';
+import { createFileStore } from '@teamkit/team-core/storage';
 import type { NotAvailable } from '../not-available.js';
 import { notAvailable } from '../not-available.js';
 import { BENCH_LOCK, ensureBenchRun } from './bench-run.js';
@@ -24,8 +25,17 @@ export async function createMcpCallSubject(home: string): Promise<McpCallSubject
     return notAvailable(`@teamkit/mcp is not built: ${String(error)}`);
   }
   const runId = await ensureBenchRun(home);
-  const direct = createMemberClient({ home, runId, member: 'builder', lock: BENCH_LOCK });
-  const token = await issueMemberCredential(home, runId, 'builder', { lock: BENCH_LOCK });
+  const direct = createMemberClient({
+    store: createFileStore({ root: home }),
+    home,
+    runId,
+    member: 'builder',
+    lock: BENCH_LOCK,
+  });
+  const token = await issueMemberCredential(home, runId, 'builder', {
+    store: createFileStore({ root: home }),
+    lock: BENCH_LOCK,
+  });
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [bin, '--tools', 'all'],

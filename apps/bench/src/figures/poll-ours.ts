@@ -2,7 +2,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createMailbox } from '@teamkit/team-core';
 import { MessageSchema } from '@teamkit/team-core/schema';
-import { runPaths, serializeDocument } from '@teamkit/team-core/storage';
+import { createFileStore, runPaths, serializeDocument } from '@teamkit/team-core/storage';
 import type { PollSubject } from '../baselines/poll-subject.js';
 import { messageText } from '../message-body.js';
 import type { NotAvailable } from '../not-available.js';
@@ -22,7 +22,12 @@ const SEED_BATCH = 64;
  */
 export async function createOursPollSubject(folder: string): Promise<PollSubject | NotAvailable> {
   const runId = await ensureBenchRun(folder);
-  const mailbox = createMailbox({ home: folder, runId, lock: BENCH_LOCK });
+  const mailbox = createMailbox({
+    store: createFileStore({ root: folder }),
+    home: folder,
+    runId,
+    lock: BENCH_LOCK,
+  });
   const inbox = runPaths(folder, runId).inbox(RECIPIENT);
   return {
     async seed(unread, processed) {

@@ -1,4 +1,5 @@
 import { createTaskList } from '@teamkit/team-core';
+import { createFileStore } from '@teamkit/team-core/storage';
 import type { NotAvailable } from '../not-available.js';
 import { BENCH_LOCK, ensureBenchRun } from './bench-run.js';
 import { seedTasks } from './seed-tasks.js';
@@ -22,7 +23,12 @@ export interface ReadySubject {
 /** Teamkit's ready queue over a large task list with dependencies, in a bench run under `folder`. */
 export async function createOursReadySubject(folder: string): Promise<ReadySubject | NotAvailable> {
   const runId = await ensureBenchRun(folder);
-  const tasks = createTaskList({ home: folder, runId, lock: BENCH_LOCK });
+  const tasks = createTaskList({
+    store: createFileStore({ root: folder }),
+    home: folder,
+    runId,
+    lock: BENCH_LOCK,
+  });
   return {
     async seed(fixture) {
       await seedTasks(

@@ -1,4 +1,5 @@
 import { createMailbox } from '@teamkit/team-core';
+import { createFileStore } from '@teamkit/team-core/storage';
 import type { MessageSender, SenderOptions } from '../baselines/message-sender.js';
 import { messageText } from '../message-body.js';
 import type { NotAvailable } from '../not-available.js';
@@ -14,7 +15,12 @@ export async function createOursSender(
   options: SenderOptions,
 ): Promise<MessageSender | NotAvailable> {
   const runId = await ensureBenchRun(options.folder);
-  const mailbox = createMailbox({ home: options.folder, runId, lock: BENCH_LOCK });
+  const mailbox = createMailbox({
+    store: createFileStore({ root: options.folder }),
+    home: options.folder,
+    runId,
+    lock: BENCH_LOCK,
+  });
   return {
     async send(index) {
       await mailbox.sendMessage({

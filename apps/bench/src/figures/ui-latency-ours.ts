@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, watch } from 'node:fs';
 import { createMemberClient, type TaskStatus } from '@teamkit/team-core';
-import { runPaths } from '@teamkit/team-core/storage';
+import { createFileStore, runPaths } from '@teamkit/team-core/storage';
 import type { Browser, Page } from 'playwright-core';
 import { type NotAvailable, notAvailable } from '../not-available.js';
 import { BENCH_LOCK, ensureBenchRun } from './bench-run.js';
@@ -89,7 +89,13 @@ export async function createOursUiSubject(
   const bin = teamCliBin();
   if (bin === undefined) return notAvailable('the team CLI is not built (no `team` bin found)');
   const { runId, pending } = await seedBoard(folder, tasks);
-  const client = createMemberClient({ home: folder, runId, member: CLAIMER, lock: BENCH_LOCK });
+  const client = createMemberClient({
+    store: createFileStore({ root: folder }),
+    home: folder,
+    runId,
+    member: CLAIMER,
+    lock: BENCH_LOCK,
+  });
   const { url, child } = await startUi(bin, folder, runId);
   const { chromium } = await import('playwright-core');
   let browser: Browser | undefined;
@@ -178,7 +184,13 @@ export async function createOursUiSubject(
  */
 export async function createRawWatchUiSubject(folder: string, tasks: number): Promise<MoveSubject> {
   const { runId, pending } = await seedBoard(folder, tasks);
-  const client = createMemberClient({ home: folder, runId, member: CLAIMER, lock: BENCH_LOCK });
+  const client = createMemberClient({
+    store: createFileStore({ root: folder }),
+    home: folder,
+    runId,
+    member: CLAIMER,
+    lock: BENCH_LOCK,
+  });
   let waiting: { name: string; resolve: (at: number) => void } | undefined;
   const watcher = watch(runPaths(folder, runId).tasks, (_event, name) => {
     if (waiting !== undefined && name === waiting.name) {

@@ -1,7 +1,7 @@
 import { watch } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createMailbox, type Mailbox } from '@teamkit/team-core';
-import { runPaths } from '@teamkit/team-core/storage';
+import { createFileStore, runPaths } from '@teamkit/team-core/storage';
 import type { WatchSubject } from '../baselines/watch-subject.js';
 import type { NotAvailable } from '../not-available.js';
 import { BENCH_LOCK, ensureBenchRun } from './bench-run.js';
@@ -17,7 +17,12 @@ const RECIPIENT = 'builder';
  */
 async function sendingSide(folder: string) {
   const runId = await ensureBenchRun(folder);
-  const mailbox: Mailbox = createMailbox({ home: folder, runId, lock: BENCH_LOCK });
+  const mailbox: Mailbox = createMailbox({
+    store: createFileStore({ root: folder }),
+    home: folder,
+    runId,
+    lock: BENCH_LOCK,
+  });
   let acknowledging: Promise<unknown> = Promise.resolve();
   return {
     mailbox,

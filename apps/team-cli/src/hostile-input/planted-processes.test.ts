@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { updateRunState } from '@teamkit/team-core/state';
+import { createFileStore } from '@teamkit/team-core/storage';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Bystander,
@@ -125,11 +126,16 @@ describe.skipIf(!HAS_PROC)('team run stop signals only processes verified as the
       if (row.target === 'member') {
         const real = memberPid(world.home, runId, 'w1');
         leftovers.push({ pid: real, startedAt: startTime(real) });
-        await updateRunState(world.home, runId, (draft) => {
-          const w1 = draft.members.find((member) => member.name === 'w1');
-          if (w1 !== undefined) w1.sessionId = `proc-${planted.pid}-${planted.startedAt}`;
-          return draft;
-        });
+        await updateRunState(
+          world.home,
+          runId,
+          (draft) => {
+            const w1 = draft.members.find((member) => member.name === 'w1');
+            if (w1 !== undefined) w1.sessionId = `proc-${planted.pid}-${planted.startedAt}`;
+            return draft;
+          },
+          { store: createFileStore({ root: world.home }) },
+        );
       } else {
         await writeFile(
           path.join(world.home, 'runtime', runId, 'supervisor.json'),

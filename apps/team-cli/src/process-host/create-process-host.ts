@@ -11,11 +11,10 @@ import {
 } from '@teamkit/team-core';
 import { readProcessFacts, type SignalOutcome } from '@teamkit/team-core/processes';
 import {
-  localStoreForHome,
+  createFileStore,
   openPrivateAppend,
   putDocument,
   runKeys,
-  storeForHome,
   type TeamkitStore,
   writePrivateFile,
 } from '@teamkit/team-core/storage';
@@ -61,8 +60,8 @@ export interface ProcessHostOptions {
   stopGraceMs?: number;
   /** How long `deliver` waits for a waiting `team inbox --wait` to take a handoff; default 3000 ms. */
   handoffTimeoutMs?: number;
-  /** Where run state lives; defaults to the file store rooted at `home`. */
-  store?: TeamkitStore;
+  /** Where run state lives: the store the front door (the CLI command) selected. */
+  store: TeamkitStore;
 }
 
 /** A process member this host started in this process. */
@@ -114,7 +113,7 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
   const stopGraceMs = options.stopGraceMs ?? 3_000;
   const handoffTimeoutMs = options.handoffTimeoutMs ?? 3_000;
   const expectation = memberProcessExpectation(options.home);
-  const store = options.store ?? storeForHome(options.home);
+  const { store } = options;
 
   const alive = (sessionId: string): boolean =>
     inspectProcessSession(sessionId, expectation).verdict === 'ours';
@@ -194,7 +193,7 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
         // Whoever supervises the run later starts waiting members the same way. The panes
         // are this machine's, so their record stays in the home folder whatever the store.
         await putDocument(
-          localStoreForHome(options.home),
+          createFileStore({ root: options.home }),
           memberPanesKey(root),
           MemberPanesSchema,
           {
@@ -258,16 +257,15 @@ export function createProcessHost(options: ProcessHostOptions): ProcessHost {
     },
     async deliver(input: DeliverInput): Promise<DeliveryOutcome> {
       if (!alive(input.sessionId)) return 'deferred';
-      const marker = await readWaitingMarker(options.home, input.runId, input.member, store);
+      const marker = await readWaitingMarker(input.runId, input.member, store);
       if (marker === undefined || !marker.handoff) return 'deferred';
       const id = await dropHandoff(
-        options.home,
         input.runId,
         input.member,
         { version: 1, messages: input.messages, text: input.text },
         store,
       );
-      return awaitHandoff(options.home, input.runId, input.member, id, handoffTimeoutMs, store);
+      return awaitHandoff(input.runId, input.member, id, handoffTimeoutMs, store);
     },
     async isAlive(sessionId) {
       return alive(sessionId);

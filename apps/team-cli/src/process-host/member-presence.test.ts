@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { MemberPresenceSchema } from '@teamkit/team-core/schema';
+import { createFileStore } from '@teamkit/team-core/storage';
 import { afterEach, describe, expect, it } from 'vitest';
 import { markWaiting, readWaitingMarker } from './member-presence.js';
 
@@ -32,30 +33,42 @@ async function deadPid(): Promise<number> {
 describe('member presence', () => {
   it('writes a private document of the core schema, read back while the writer lives', async () => {
     const { home, runId } = await tempHome();
-    const clear = await markWaiting(home, runId, 'w1', { handoff: true });
+    const clear = await markWaiting(runId, 'w1', {
+      store: createFileStore({ root: home }),
+      handoff: true,
+    });
     const file = path.join(home, 'runtime', runId, 'presence', 'w1.json');
     const document = MemberPresenceSchema.parse(JSON.parse(await readFile(file, 'utf8')));
     expect(document).toMatchObject({ version: 1, pid: process.pid, handoff: true });
     expect((await stat(file)).mode & 0o777).toBe(0o600);
-    expect(await readWaitingMarker(home, runId, 'w1')).toEqual(document);
+    expect(await readWaitingMarker(runId, 'w1', createFileStore({ root: home }))).toEqual(document);
     await clear();
-    expect(await readWaitingMarker(home, runId, 'w1')).toBeUndefined();
+    expect(await readWaitingMarker(runId, 'w1', createFileStore({ root: home }))).toBeUndefined();
     await expect(stat(file)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('ignores a marker whose process is gone', async () => {
     const { home, runId } = await tempHome();
-    await markWaiting(home, runId, 'w1', { handoff: false, pid: await deadPid() });
-    expect(await readWaitingMarker(home, runId, 'w1')).toBeUndefined();
+    await markWaiting(runId, 'w1', {
+      store: createFileStore({ root: home }),
+      handoff: false,
+      pid: await deadPid(),
+    });
+    expect(await readWaitingMarker(runId, 'w1', createFileStore({ root: home }))).toBeUndefined();
   });
 
   it("leaves a newer waiter's marker in place when an older one clears", async () => {
     const { home, runId } = await tempHome();
-    const clearOld = await markWaiting(home, runId, 'w1', { handoff: false });
+    const clearOld = await markWaiting(runId, 'w1', {
+      store: createFileStore({ root: home }),
+      handoff: false,
+    });
     await delay(5);
-    await markWaiting(home, runId, 'w1', { handoff: true });
+    await markWaiting(runId, 'w1', { store: createFileStore({ root: home }), handoff: true });
     await clearOld();
-    expect(await readWaitingMarker(home, runId, 'w1')).toMatchObject({ handoff: true });
+    expect(await readWaitingMarker(runId, 'w1', createFileStore({ root: home }))).toMatchObject({
+      handoff: true,
+    });
   });
 
   it('never writes through a planted link and reads it as nobody waiting', async () => {
@@ -65,10 +78,12 @@ describe('member presence', () => {
     const presence = path.join(home, 'runtime', runId, 'presence');
     await mkdir(presence, { recursive: true });
     await symlink(decoy, path.join(presence, 'w1.json'));
-    await expect(markWaiting(home, runId, 'w1', { handoff: false })).rejects.toMatchObject({
+    await expect(
+      markWaiting(runId, 'w1', { store: createFileStore({ root: home }), handoff: false }),
+    ).rejects.toMatchObject({
       code: 'PATH_TRAVERSAL',
     });
-    expect(await readWaitingMarker(home, runId, 'w1')).toBeUndefined();
+    expect(await readWaitingMarker(runId, 'w1', createFileStore({ root: home }))).toBeUndefined();
     expect(await readFile(decoy, 'utf8')).toBe('outside the home\n');
   });
 });

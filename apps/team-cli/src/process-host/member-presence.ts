@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Handoff, isTeamkitError } from '@teamkit/team-core';
 import { HandoffSchema } from '@teamkit/team-core/schema';
-import { runKeys, storeForHome, type TeamkitStore } from '@teamkit/team-core/storage';
+import { runKeys, type TeamkitStore } from '@teamkit/team-core/storage';
 import { z } from 'zod';
 
 // The presence document itself (`markWaiting`, `readWaitingMarker`) is team-core's, so every
@@ -13,19 +13,16 @@ import { z } from 'zod';
 export type { WaitingMarker } from '@teamkit/team-core';
 export { markWaiting, readWaitingMarker } from '@teamkit/team-core';
 
-const storeOf = (home: string, store: TeamkitStore | undefined) => store ?? storeForHome(home);
-
 /** Drops a handoff for a waiting member; returns its id so the host can follow or take it back. */
 export async function dropHandoff(
-  home: string,
   runId: string,
   member: string,
   handoff: Handoff,
-  store?: TeamkitStore,
+  store: TeamkitStore,
 ): Promise<string> {
   const id = `${Date.now()}-${randomUUID()}`;
   const text = JSON.stringify(HandoffSchema.parse(handoff));
-  await storeOf(home, store).addEntry(runKeys(runId).handoffs(member), id, text);
+  await store.addEntry(runKeys(runId).handoffs(member), id, text);
   return id;
 }
 
@@ -37,14 +34,13 @@ export async function dropHandoff(
  * mail, and receivers dedupe by id).
  */
 export async function awaitHandoff(
-  home: string,
   runId: string,
   member: string,
   id: string,
   timeoutMs: number,
-  store?: TeamkitStore,
+  store: TeamkitStore,
 ): Promise<'delivered' | 'deferred'> {
-  const handoffs = storeOf(home, store);
+  const handoffs = store;
   const collection = runKeys(runId).handoffs(member);
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -70,12 +66,11 @@ export interface TakenHandoffs {
  * (moves it on to processed).
  */
 export async function takeHandoffs(
-  home: string,
   runId: string,
   member: string,
-  store?: TeamkitStore,
+  store: TeamkitStore,
 ): Promise<TakenHandoffs> {
-  const handoffs = storeOf(home, store);
+  const handoffs = store;
   const collection = runKeys(runId).handoffs(member);
   const waiting = (await handoffs.listEntries(collection, 'unread')).map((entry) => entry.id);
   const taken: Handoff[] = [];

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { issueMemberCredential, type SpawnMemberInput } from '@teamkit/team-core';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
 import { createRunState, transitionRun } from '@teamkit/team-core/state';
+import { createFileStore } from '@teamkit/team-core/storage';
 import { runHostConformance } from '@teamkit/test-harness/conformance';
 import { CLI_BIN } from '../test-support/run-cli.js';
 import { createProcessHost } from './create-process-host.js';
@@ -45,17 +46,27 @@ runHostConformance(
         { name: 'beta', role: 'worker', prompt: 'beta' },
       ],
     });
-    const state = await createRunState(home, {
-      spec,
-      teamSource: { scope: 'inline' },
-      hostId: 'process',
-    });
-    await transitionRun(home, state.runId, 'active');
+    const state = await createRunState(
+      home,
+      {
+        spec,
+        teamSource: { scope: 'inline' },
+        hostId: 'process',
+      },
+      { store: createFileStore({ root: home }) },
+    );
+    await transitionRun(home, state.runId, 'active', { store: createFileStore({ root: home }) });
     // What the runtime does before each spawn: a secret per member, only its hash on disk.
     const tokens = new Map<string, string>();
     for (const member of ['alpha', 'beta'])
-      tokens.set(member, await issueMemberCredential(home, state.runId, member));
+      tokens.set(
+        member,
+        await issueMemberCredential(home, state.runId, member, {
+          store: createFileStore({ root: home }),
+        }),
+      );
     const host = createProcessHost({
+      store: createFileStore({ root: home }),
       home,
       agentCommand: `'${process.execPath}' '${fixture}' '${CLI_BIN}'`,
       handoffTimeoutMs: 10_000,
@@ -78,7 +89,11 @@ runHostConformance(
       }),
       waitForIdle: (sessionId: string) =>
         waitUntil('the member to wait for mail', async () => {
-          const marker = await readWaitingMarker(home, state.runId, memberOf(sessionId));
+          const marker = await readWaitingMarker(
+            state.runId,
+            memberOf(sessionId),
+            createFileStore({ root: state.runId }),
+          );
           return marker?.handoff === true;
         }),
       crash: async (sessionId: string) => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { SpawnMemberInput } from '@teamkit/team-core';
+import { createFileStore } from '@teamkit/team-core/storage';
 import { createTmuxRunner } from '@teamkit/team-core/tmux';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProcessHost } from './create-process-host.js';
@@ -81,6 +82,7 @@ describe.skipIf(!hasTmux)('process host members in tmux panes (real tmux)', () =
   it('runs each member as its pane’s own process beside the caller, and stopping it closes only its pane', async () => {
     const marker = path.join(home, 'pwned');
     const host = createProcessHost({
+      store: createFileStore({ root: home }),
       home,
       agentCommand: `'${process.execPath}' '${fixture}' '{home}/{member}.json' '$(touch ${marker})' 'a;b'`,
       tmux: { runner: createTmuxRunner({ socketName: socket }), callerPaneId: callerPane },
@@ -123,6 +125,7 @@ describe.skipIf(!hasTmux)('process host members in tmux panes (real tmux)', () =
 
   it('gives a run without a caller pane its own detached session, gone once its members stop', async () => {
     const host = createProcessHost({
+      store: createFileStore({ root: home }),
       home,
       agentCommand: `'${process.execPath}' '${fixture}' '{home}/{member}.json'`,
       tmux: { runner: createTmuxRunner({ socketName: socket }) },

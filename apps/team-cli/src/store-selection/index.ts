@@ -1,5 +1,5 @@
 export type { SelectedStore } from './select-home-store.js';
-export { selectHomeStore } from './select-home-store.js';
+export { homeFileStore, selectHomeStore } from './select-home-store.js';
 export type { StoreSelection } from './store-selection.js';
 export { readStoreSelection } from './store-selection.js';
 export {

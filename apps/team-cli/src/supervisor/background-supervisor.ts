@@ -12,7 +12,7 @@ import {
   signalRecordedProcess,
 } from '@teamkit/team-core/processes';
 import {
-  localStoreForHome,
+  createFileStore,
   openPrivateAppend,
   putDocument,
   readDocument,
@@ -48,8 +48,9 @@ function supervisorExpectation(home: string, runId: string): ProcessExpectation 
 /** Reads the record; anything but a readable `{ version, pid, startedAt }` document is none. */
 async function readRecord(home: string, runId: string): Promise<SupervisorRecord | undefined> {
   try {
-    return (await readDocument(localStoreForHome(home), recordKey(runId), SupervisorRecordSchema))
-      ?.value;
+    return (
+      await readDocument(createFileStore({ root: home }), recordKey(runId), SupervisorRecordSchema)
+    )?.value;
   } catch {
     // A corrupt record, a FIFO or a planted link: no supervisor is known, none is signalled.
     return undefined;
@@ -107,7 +108,7 @@ export async function startBackgroundSupervisor(
   child.unref();
   const pid = child.pid ?? 0;
   const startedAt = readProcessFacts(pid)?.startedAt ?? spawnedAt;
-  await putDocument(localStoreForHome(home), recordKey(runId), SupervisorRecordSchema, {
+  await putDocument(createFileStore({ root: home }), recordKey(runId), SupervisorRecordSchema, {
     version: 1,
     pid,
     startedAt,

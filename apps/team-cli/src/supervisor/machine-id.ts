@@ -1,22 +1,23 @@
 import { randomUUID } from 'node:crypto';
+import type { TeamkitStore } from '@teamkit/team-core/storage';
 import { z } from 'zod';
 
 const MachineSchema = z.strictObject({ version: z.literal(1), id: z.string() });
 const MACHINE_KEY = 'machine.json';
 
 /**
- * This Teamkit home's machine id when its runs live in a shared store (`TEAMKIT_STORE`),
- * else `undefined`: with the file store every member runs on this machine. The id is made
+ * This Teamkit home's machine id when its runs live in a shared store (`runs` is not the
+ * home's file store: `TEAMKIT_STORE`), else `undefined`: with the file store every member runs on this machine. The id is made
  * once and kept in the home's own folder (never in the shared store), so two homes are two
  * machines even on one box.
  */
-export async function machineIdOf(home: string): Promise<string | undefined> {
+export async function machineIdOf(home: string, runs: TeamkitStore): Promise<string | undefined> {
+  if (runs.kind === 'file') return undefined;
   const { isTeamkitError } = await import('@teamkit/team-core/errors');
-  const { createDocument, isSharedStoreForHome, localStoreForHome, readDocument } = await import(
+  const { createDocument, createFileStore, readDocument } = await import(
     '@teamkit/team-core/storage'
   );
-  if (!isSharedStoreForHome(home)) return undefined;
-  const store = localStoreForHome(home);
+  const store = createFileStore({ root: home });
   const stored = await readDocument(store, MACHINE_KEY, MachineSchema);
   if (stored !== undefined) return stored.value.id;
   const id = `m-${randomUUID().slice(0, 18)}`;

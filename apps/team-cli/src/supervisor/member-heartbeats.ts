@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import type { TeamkitStore } from '@teamkit/team-core/storage';
 import { z } from 'zod';
 
 const HeartbeatSchema = z.strictObject({
@@ -23,20 +24,15 @@ export const heartbeatKey = (runRoot: string, member: string) =>
 export async function beatMember(
   runId: string,
   member: string,
-  beat: { machine: string; sessionId: string; home: string },
+  beat: { machine: string; sessionId: string; store: TeamkitStore },
 ): Promise<void> {
-  const { putDocument, runKeys, storeForHome } = await import('@teamkit/team-core/storage');
-  await putDocument(
-    storeForHome(beat.home),
-    heartbeatKey(runKeys(runId).root, member),
-    HeartbeatSchema,
-    {
-      version: 1,
-      machine: beat.machine,
-      sessionId: beat.sessionId,
-      at: Date.now(),
-    },
-  );
+  const { putDocument, runKeys } = await import('@teamkit/team-core/storage');
+  await putDocument(beat.store, heartbeatKey(runKeys(runId).root, member), HeartbeatSchema, {
+    version: 1,
+    machine: beat.machine,
+    sessionId: beat.sessionId,
+    at: Date.now(),
+  });
 }
 
 /**
@@ -45,16 +41,16 @@ export async function beatMember(
  * not answer throws `STORE_UNAVAILABLE`: silence of the store is no silence of the member.
  */
 async function heartbeatRevision(
-  home: string,
+  store: TeamkitStore,
   runId: string,
   member: string,
   sessionId: string,
 ): Promise<string | undefined> {
-  const { readDocument, runKeys, storeForHome } = await import('@teamkit/team-core/storage');
+  const { readDocument, runKeys } = await import('@teamkit/team-core/storage');
   const { isTeamkitError } = await import('@teamkit/team-core/errors');
   try {
     const stored = await readDocument(
-      storeForHome(home),
+      store,
       heartbeatKey(runKeys(runId).root, member),
       HeartbeatSchema,
     );
@@ -75,7 +71,7 @@ async function heartbeatRevision(
  * does not answer rejects with `STORE_UNAVAILABLE` (resume reports the member as unknown).
  */
 export async function watchHeartbeat(
-  home: string,
+  store: TeamkitStore,
   runId: string,
   member: string,
   sessionId: string,
@@ -83,11 +79,11 @@ export async function watchHeartbeat(
 ): Promise<boolean> {
   const staleMs = options.staleMs ?? DEFAULT_HEARTBEAT_STALE_MS;
   const pollMs = options.pollMs ?? 250;
-  const first = await heartbeatRevision(home, runId, member, sessionId);
+  const first = await heartbeatRevision(store, runId, member, sessionId);
   const since = Date.now();
   for (;;) {
     await delay(pollMs);
-    if ((await heartbeatRevision(home, runId, member, sessionId)) !== first) return true;
+    if ((await heartbeatRevision(store, runId, member, sessionId)) !== first) return true;
     if (Date.now() - since > staleMs) return false;
   }
 }
@@ -106,7 +102,7 @@ export interface HeartbeatJudge {
  * full period.
  */
 export function createHeartbeatJudge(
-  home: string,
+  store: TeamkitStore,
   options: { staleMs?: number; now?: () => number } = {},
 ): HeartbeatJudge {
   const staleMs = options.staleMs ?? DEFAULT_HEARTBEAT_STALE_MS;
@@ -114,7 +110,7 @@ export function createHeartbeatJudge(
   const seen = new Map<string, { revision: string | undefined; since: number }>();
   return {
     async isAlive(runId, member, sessionId) {
-      const revision = await heartbeatRevision(home, runId, member, sessionId);
+      const revision = await heartbeatRevision(store, runId, member, sessionId);
       const key = `${runId}/${member}/${sessionId}`;
       const last = seen.get(key);
       if (last === undefined || last.revision !== revision) {
@@ -135,12 +131,12 @@ export const HEARTBEAT_STALE_VARIABLE = 'TEAMKIT_HEARTBEAT_STALE_MS';
  * home whose runs live in its folder.
  */
 export function machineSupervision(
-  home: string,
+  store: TeamkitStore,
   machine: string | undefined,
   env: NodeJS.ProcessEnv,
 ): { machine?: string; heartbeats?: HeartbeatJudge } {
   if (machine === undefined) return {};
-  return { machine, heartbeats: createHeartbeatJudge(home, { staleMs: heartbeatStaleMs(env) }) };
+  return { machine, heartbeats: createHeartbeatJudge(store, { staleMs: heartbeatStaleMs(env) }) };
 }
 
 /** The stale period of heartbeats: `TEAMKIT_HEARTBEAT_STALE_MS` (at least 1 000 ms) or 30 s. */

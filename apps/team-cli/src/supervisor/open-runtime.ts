@@ -1,4 +1,5 @@
 import type { RunMember, RuntimeState, SettingsValues, TeamRuntime } from '@teamkit/team-core';
+import type { TeamkitStore } from '@teamkit/team-core/storage';
 import type { TmuxRunner } from '@teamkit/team-core/tmux';
 import { loadCliSettings } from '../cli-settings.js';
 import { createProcessHost, type ProcessHost } from '../process-host/index.js';
@@ -8,6 +9,8 @@ import { memberVocabularyFromLaunch } from './member-vocabulary.js';
 /** Options for {@link openProcessRuntime}. */
 export interface OpenProcessRuntimeOptions {
   home: string;
+  /** The store holding the home's runs (the command's). */
+  store: TeamkitStore;
   env: NodeJS.ProcessEnv;
   /** The long-lived template of members whose run has no launch record (older runs, the demo). */
   agentCommand?: string;
@@ -26,11 +29,12 @@ async function readMemberPanes(
   home: string,
   runId: string,
 ): Promise<{ socket: string | null; callerPaneId: string | null } | undefined> {
-  const { localStoreForHome, readDocument, runKeys } = await import('@teamkit/team-core/storage');
+  const { createFileStore, readDocument, runKeys } = await import('@teamkit/team-core/storage');
   const { MemberPanesSchema, memberPanesKey } = await import('../process-host/member-panes.js');
   try {
     const stored = await readDocument(
-      localStoreForHome(home),
+      // The panes are this machine's: their record is in the home's folder, whatever the store.
+      createFileStore({ root: home }),
       memberPanesKey(runKeys(runId).root),
       MemberPanesSchema,
     );
@@ -58,14 +62,14 @@ export async function openProcessRuntime(options: OpenProcessRuntimeOptions): Pr
 }> {
   const settings = options.settings ?? (await loadCliSettings(options, options.project));
   const { machineIdOf } = await import('./machine-id.js');
-  const machine = await machineIdOf(options.home);
+  const machine = await machineIdOf(options.home, options.store);
   const { createTeamRuntime } = await import('@teamkit/team-core');
   const { createTmuxRunner } = await import('@teamkit/team-core/tmux');
   const { heartbeatStaleMs, watchHeartbeat } = await import('./member-heartbeats.js');
   // Resume judges another machine's members by their heartbeats, as the supervisor does.
   const isAliveElsewhere = async (runId: string, member: RunMember) =>
     member.sessionId !== undefined &&
-    watchHeartbeat(options.home, runId, member.name, member.sessionId, {
+    watchHeartbeat(options.store, runId, member.name, member.sessionId, {
       staleMs: heartbeatStaleMs(options.env),
     });
   let runner: TmuxRunner | undefined;
@@ -86,6 +90,7 @@ export async function openProcessRuntime(options: OpenProcessRuntimeOptions): Pr
   // layout of attach panes is only for recorded layouts of older runs.
   const host = createProcessHost({
     home: options.home,
+    store: options.store,
     ...(options.agentCommand === undefined ? {} : { agentCommand: options.agentCommand }),
     ...(runner === undefined ||
     (options.tmux === undefined && panes === undefined) ||
@@ -95,6 +100,7 @@ export async function openProcessRuntime(options: OpenProcessRuntimeOptions): Pr
   });
   const runtime = await createTeamRuntime({
     home: options.home,
+    store: options.store,
     host,
     env: options.env,
     vocabulary: TEAM_COMMAND_VOCABULARY,

@@ -1,4 +1,5 @@
 import type { StopRunReport } from '@teamkit/team-core';
+import type { TeamkitStore } from '@teamkit/team-core/storage';
 import { type SpawnedProcess, stopStraySpawns } from '../process-host/spawn-records.js';
 import { type SupervisorStopOutcome, stopBackgroundSupervisor } from './background-supervisor.js';
 import { openProcessRuntime } from './open-runtime.js';
@@ -29,17 +30,21 @@ export interface StopRunOutcome {
  */
 export async function stopRunAsUser(options: {
   home: string;
+  /** The store holding the home's runs (the command's). */
+  store: TeamkitStore;
   runId: string;
   env: NodeJS.ProcessEnv;
   force?: boolean;
   /** A project whose settings (`worktree.cleanup`) apply too. */
   project?: string;
 }): Promise<StopRunOutcome> {
-  const { readRunState } = await import('@teamkit/team-core/state');
-  const state = await readRunState(options.home, options.runId);
+  const { openRun } = await import('@teamkit/team-core');
+  const { home, runId, store } = options;
+  const state = await openRun({ home, runId, store }).state.read();
   const supervisor = await stopBackgroundSupervisor(options.home, options.runId);
   const { runtime, host } = await openProcessRuntime({
     home: options.home,
+    store,
     env: options.env,
     state,
     ...(options.project === undefined ? {} : { project: options.project }),

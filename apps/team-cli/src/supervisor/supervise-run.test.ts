@@ -2,16 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { createTaskList } from '@teamkit/team-core';
+import { createTaskList, openRun } from '@teamkit/team-core';
 import { processSessionId, readProcessFacts } from '@teamkit/team-core/processes';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
-import {
-  createRunState,
-  readRunState,
-  transitionMember,
-  transitionRun,
-} from '@teamkit/team-core/state';
-import { runPaths } from '@teamkit/team-core/storage';
+import { createRunState, transitionMember, transitionRun } from '@teamkit/team-core/state';
+import { createFileStore, runPaths } from '@teamkit/team-core/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempHome } from '../test-support/run-cli.js';
 import { openProcessRuntime } from './open-runtime.js';
@@ -53,17 +48,27 @@ describe('the supervisor and a dead member’s tasks', () => {
       lead: 'lead',
       members: ['lead', 'w1'].map((name) => ({ name, role: name, prompt: `You are ${name}.` })),
     });
-    const { runId } = await createRunState(home, {
-      spec,
-      teamSource: { scope: 'inline' },
-      hostId: 'process',
-    });
-    await transitionRun(home, runId, 'active');
+    const { runId } = await createRunState(
+      home,
+      {
+        spec,
+        teamSource: { scope: 'inline' },
+        hostId: 'process',
+      },
+      { store: createFileStore({ root: home }) },
+    );
+    await transitionRun(home, runId, 'active', { store: createFileStore({ root: home }) });
     const lead = await memberProcess('lead');
     const worker = await memberProcess('w1');
-    await transitionMember(home, runId, 'lead', 'running', { sessionId: lead.sessionId });
-    await transitionMember(home, runId, 'w1', 'running', { sessionId: worker.sessionId });
-    const tasks = createTaskList({ home, runId });
+    await transitionMember(home, runId, 'lead', 'running', {
+      store: createFileStore({ root: home }),
+      sessionId: lead.sessionId,
+    });
+    await transitionMember(home, runId, 'w1', 'running', {
+      store: createFileStore({ root: home }),
+      sessionId: worker.sessionId,
+    });
+    const tasks = createTaskList({ store: createFileStore({ root: home }), home, runId });
     await tasks.createTask('lead', { subject: 'a' });
     await tasks.claimTask('w1', '1');
 
@@ -73,14 +78,23 @@ describe('the supervisor and a dead member’s tasks', () => {
     worker.child.kill('SIGKILL');
     await new Promise((resolve) => worker.child.once('exit', resolve));
 
-    const { runtime } = await openProcessRuntime({ home, env: process.env, tmux: false });
+    const { runtime } = await openProcessRuntime({
+      store: createFileStore({ root: home }),
+      home,
+      env: process.env,
+      tmux: false,
+    });
     const unreleased = new Set<string>();
     const lines: string[] = [];
     const pass = () =>
       superviseOnce(runtime, runId, { unreleased, log: (line) => lines.push(line) });
 
     expect(await pass()).toBeUndefined();
-    const afterFirst = await readRunState(home, runId);
+    const afterFirst = await openRun({
+      home: home,
+      runId: runId,
+      store: createFileStore({ root: home }),
+    }).state.read();
     expect(afterFirst.members.find((member) => member.name === 'w1')?.status).toBe('errored');
     expect((await tasks.getTask('1')).owner).toBe('w1');
     expect([...unreleased]).toEqual(['w1']);

@@ -1,19 +1,14 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import {
-  createTaskList,
   isTeamkitError,
   type MemberStatus,
+  openRun,
+  type RunHandle,
   settleRun,
   type TeamRuntime,
 } from '@teamkit/team-core';
 import { errorMessage } from '@teamkit/team-core/errors';
-import {
-  findLead,
-  readRunState,
-  transitionMember,
-  updateRunState,
-  WRITABLE_RUN_STATUSES,
-} from '@teamkit/team-core/state';
+import { findLead, WRITABLE_RUN_STATUSES } from '@teamkit/team-core/state';
 import type { LockOptions } from '@teamkit/team-core/storage';
 import { readWaitingMarker } from '../process-host/index.js';
 import { beatMember, type HeartbeatJudge } from './member-heartbeats.js';
@@ -105,27 +100,20 @@ export interface SupervisePassOptions {
 }
 
 async function setStatusIf(
-  home: string,
-  runId: string,
+  run: RunHandle,
   member: string,
   from: MemberStatus,
   to: MemberStatus,
-  lock: LockOptions | undefined,
 ): Promise<void> {
   try {
-    await updateRunState(
-      home,
-      runId,
-      (draft) => {
-        const target = draft.members.find((candidate) => candidate.name === member);
-        if (target?.status === from) {
-          target.status = to;
-          target.lastSeenAt = Date.now();
-        }
-        return draft;
-      },
-      { actor: 'supervisor', ...(lock === undefined ? {} : { lock }) },
-    );
+    await run.state.update((draft) => {
+      const target = draft.members.find((candidate) => candidate.name === member);
+      if (target?.status === from) {
+        target.status = to;
+        target.lastSeenAt = Date.now();
+      }
+      return draft;
+    });
   } catch (error) {
     // A member that wakes while the bound is full keeps working; it stays idle on paper.
     if (!isTeamkitError(error, 'BOUND_EXCEEDED')) throw error;
@@ -138,19 +126,22 @@ export async function superviseOnce(
   runId: string,
   pass: SupervisePassOptions = {},
 ): Promise<SuperviseOutcome | undefined> {
-  const home = runtime.home;
+  const { home, store } = runtime;
   const { lock } = pass;
   const log = pass.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const stateOptions = { actor: 'supervisor', ...(lock === undefined ? {} : { lock }) };
-  const state = await readRunState(home, runId, stateOptions);
+  const run = openRun({
+    home,
+    runId,
+    store,
+    actor: 'supervisor',
+    ...(lock === undefined ? {} : { lock }),
+  });
+  const state = await run.state.read();
   if (!WRITABLE_RUN_STATUSES.includes(state.status)) return 'stopped';
   const lead = findLead(state);
   let leadGone = lead?.sessionId === undefined;
   const releaseTasksOf = (leadName: string, member: string) =>
-    createTaskList({ home, runId, ...(lock === undefined ? {} : { lock }) }).releaseTasksOf(
-      leadName,
-      member,
-    );
+    run.tasks.releaseTasksOf(leadName, member);
   if (lead !== undefined) {
     for (const member of [...(pass.unreleased ?? [])]) {
       try {
@@ -178,7 +169,7 @@ export async function superviseOnce(
       : await runtime.host.isAlive(member.sessionId);
     if (alive && machine !== undefined && !remote) {
       try {
-        await beatMember(runId, member.name, { machine, sessionId: member.sessionId, home });
+        await beatMember(runId, member.name, { machine, sessionId: member.sessionId, store });
       } catch (error) {
         log(`supervisor: could not write the heartbeat of ${member.name}: ${errorMessage(error)}`);
       }
@@ -190,15 +181,13 @@ export async function superviseOnce(
       }
       // The state read above may predate the member's last act: a member that approved its
       // shutdown and exited meanwhile is done, not dead. Judge by the state as it is now.
-      const now = (await readRunState(home, runId, stateOptions)).members.find(
+      const now = (await run.state.read()).members.find(
         (candidate) => candidate.name === member.name,
       );
       if (now === undefined || !WORKING.includes(now.status)) continue;
       await markErrored(
-        home,
-        runId,
+        run,
         member.name,
-        stateOptions,
         log,
         remote
           ? `no heartbeat from machine ${member.machine} for longer than the stale period`
@@ -217,11 +206,11 @@ export async function superviseOnce(
       continue;
     }
     if (member.isLead || remote) continue;
-    const waiting = (await readWaitingMarker(home, runId, member.name)) !== undefined;
+    const waiting = (await readWaitingMarker(runId, member.name, store)) !== undefined;
     if (member.status === 'running' && waiting)
-      await setStatusIf(home, runId, member.name, 'running', 'idle', lock);
+      await setStatusIf(run, member.name, 'running', 'idle');
     else if (member.status === 'idle' && !waiting)
-      await setStatusIf(home, runId, member.name, 'idle', 'running', lock);
+      await setStatusIf(run, member.name, 'idle', 'running');
   }
   await runtime.reconcile(runId);
   await runtime.spawnWaitingMembers(runId);
@@ -231,6 +220,7 @@ export async function superviseOnce(
   const settled = await settleRun({
     home,
     runId,
+    store,
     leadEnded: leadGone,
     actor: 'supervisor',
     ...(lock === undefined ? {} : { lock }),
@@ -240,15 +230,13 @@ export async function superviseOnce(
 }
 
 async function markErrored(
-  home: string,
-  runId: string,
+  run: RunHandle,
   member: string,
-  options: { actor: string; lock?: LockOptions },
   log: (line: string) => void,
   reason = 'the member process exited without an approved shutdown',
 ): Promise<void> {
   try {
-    await transitionMember(home, runId, member, 'errored', { ...options, reason });
+    await run.state.transitionMember(member, 'errored', { reason });
   } catch (error) {
     // A member that meanwhile finished (terminated) cannot become errored; that is fine.
     if (isTeamkitError(error, 'INVALID_TRANSITION')) return;

@@ -3,15 +3,15 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { createMailbox } from '@teamkit/team-core';
+import { createMailbox, openRun } from '@teamkit/team-core';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
 import {
   createRunState,
-  readRunState,
   startMember,
   transitionMember,
   transitionRun,
 } from '@teamkit/team-core/state';
+import { createFileStore } from '@teamkit/team-core/storage';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PreparedAgent } from '../agent-presets/index.js';
 import { readWaitingMarker } from '../process-host/member-presence.js';
@@ -70,15 +70,32 @@ async function setUp(options: { maxTurnsPerMember?: number; started?: boolean } 
     ],
     policy: { bounds: { maxTurnsPerMember: options.maxTurnsPerMember ?? 500 } },
   });
-  const state = await createRunState(home, {
-    spec,
-    teamSource: { scope: 'inline' },
-    hostId: 'process',
-  });
+  const state = await createRunState(
+    home,
+    {
+      spec,
+      teamSource: { scope: 'inline' },
+      hostId: 'process',
+    },
+    { store: createFileStore({ root: home }) },
+  );
   const runId = state.runId;
-  await transitionRun(home, runId, 'active');
-  const startWorker = () => startMember(home, runId, 'worker', { sessionId: 'proc-3-1' });
-  await startMember(home, runId, 'lead', { sessionId: 'proc-2-1' });
+  await transitionRun(home, runId, 'active', { store: createFileStore({ root: home }) });
+  const startWorker = () =>
+    startMember(
+      home,
+      runId,
+      'worker',
+      { sessionId: 'proc-3-1' },
+      { store: createFileStore({ root: home }) },
+    );
+  await startMember(
+    home,
+    runId,
+    'lead',
+    { sessionId: 'proc-2-1' },
+    { store: createFileStore({ root: home }) },
+  );
   if (options.started !== false) await startWorker();
   const promptFile = path.join(home, 'runtime', runId, 'prompts', 'worker.md');
   await mkdir(path.dirname(promptFile), { recursive: true });
@@ -103,12 +120,13 @@ async function setUp(options: { maxTurnsPerMember?: number; started?: boolean } 
       }
     },
   };
-  const mailbox = createMailbox({ home, runId });
+  const mailbox = createMailbox({ store: createFileStore({ root: home }), home, runId });
   const output: string[] = [];
   const controller = new AbortController();
   controllers.push(controller);
   const start = (member = 'worker', overrides: Partial<MemberTurnsOptions> = {}) => {
     const runner = createMemberTurns({
+      store: createFileStore({ root: home }),
       home,
       runId,
       member,
@@ -164,7 +182,9 @@ describe('the turn runner', () => {
     expect(first.resumed).toBeNull();
     expect(first.prompt).toContain('You work.');
     expect(first.prompt).toContain('## How your turns work');
-    await waitFor('the waiting marker', () => readWaitingMarker(run.home, run.runId, 'worker'));
+    await waitFor('the waiting marker', () =>
+      readWaitingMarker(run.runId, 'worker', createFileStore({ root: run.home })),
+    );
     const session = await readTurnSession(run.home, run.runId, 'worker');
     expect(session?.sessionId).toMatch(/^[0-9a-f-]{36}$/);
 
@@ -182,12 +202,18 @@ describe('the turn runner', () => {
         : undefined,
     );
     expect(JSON.stringify(await run.mailbox.listUnread('worker'))).not.toContain(messageId);
-    const state = await readRunState(run.home, run.runId);
+    const state = await openRun({
+      home: run.home,
+      runId: run.runId,
+      store: createFileStore({ root: run.home }),
+    }).state.read();
     expect(state.members.find((member) => member.name === 'worker')?.turns).toBe(2);
 
     run.controller.abort();
     expect((await done).code).toBe(0);
-    expect(await readWaitingMarker(run.home, run.runId, 'worker')).toBeUndefined();
+    expect(
+      await readWaitingMarker(run.runId, 'worker', createFileStore({ root: run.home })),
+    ).toBeUndefined();
   }, 60_000);
 
   it('starts a turn from the watches alone: the member being started, then new mail', async () => {
@@ -202,7 +228,9 @@ describe('the turn runner', () => {
     expect(run.turns()).toEqual([]);
     await run.startWorker();
     await waitFor('the first turn', () => run.turns()[0]);
-    await waitFor('the waiting marker', () => readWaitingMarker(run.home, run.runId, 'worker'));
+    await waitFor('the waiting marker', () =>
+      readWaitingMarker(run.runId, 'worker', createFileStore({ root: run.home })),
+    );
     await run.mailbox.sendMessage({ from: 'lead', to: 'worker', body: 'watched' });
     const second = await waitFor('the turn the new mail starts', () => run.turns()[1]);
     expect(second.prompt).toContain('watched');
@@ -255,7 +283,9 @@ describe('the turn runner', () => {
     const done = runner.run();
     await waitFor('the first turn to start', () => run.turns()[0]);
     expect(await runner.interrupt()).toBe(true);
-    await waitFor('the waiting marker', () => readWaitingMarker(run.home, run.runId, 'worker'));
+    await waitFor('the waiting marker', () =>
+      readWaitingMarker(run.runId, 'worker', createFileStore({ root: run.home })),
+    );
     expect(run.output.some((line) => line.includes('interrupted'))).toBe(true);
     expect(await runner.interrupt()).toBe(false);
     run.controller.abort();
@@ -266,8 +296,12 @@ describe('the turn runner', () => {
     const run = await setUp();
     const done = run.start('lead').run();
     await waitFor('the first turn', () => run.turns()[0]);
-    await transitionMember(run.home, run.runId, 'worker', 'shutdown_approved');
-    await transitionMember(run.home, run.runId, 'worker', 'terminated');
+    await transitionMember(run.home, run.runId, 'worker', 'shutdown_approved', {
+      store: createFileStore({ root: run.home }),
+    });
+    await transitionMember(run.home, run.runId, 'worker', 'terminated', {
+      store: createFileStore({ root: run.home }),
+    });
     const outcome = await done;
     expect(outcome).toEqual({
       code: 0,

@@ -10,7 +10,7 @@ import {
 } from '@teamkit/team-core';
 import { errorMessage } from '@teamkit/team-core/errors';
 import { recordTurn, WORKING_RUN_STATUSES } from '@teamkit/team-core/state';
-import type { LockOptions } from '@teamkit/team-core/storage';
+import type { LockOptions, TeamkitStore } from '@teamkit/team-core/storage';
 import type { PreparedAgent } from '../agent-presets/index.js';
 import { markWaiting } from '../process-host/member-presence.js';
 import { writePresetFiles } from './prepare-turn-agent.js';
@@ -22,6 +22,8 @@ import { type TurnWakeups, watchTurnWakeups } from './turn-wakeups.js';
 /** Options of {@link runMemberTurns}. */
 export interface MemberTurnsOptions {
   home: string;
+  /** The store holding the member's run (the one `team member-turns` selected). */
+  store: TeamkitStore;
   runId: string;
   member: string;
   /** The member's agent, bound to it (preset files already written). */
@@ -96,16 +98,10 @@ export function createMemberTurns(options: MemberTurnsOptions): TurnInterrupter 
   const retries = options.retries ?? 3;
   const retryDelayMs = options.retryDelayMs ?? 2_000;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const stateOptions = {
-    actor: member,
-    ...(options.lock === undefined ? {} : { lock: options.lock }),
-  };
-  const handle = openRun({
-    home,
-    runId,
-    actor: member,
-    ...(options.lock === undefined ? {} : { lock: options.lock }),
-  });
+  const { store } = options;
+  const lock = options.lock === undefined ? {} : { lock: options.lock };
+  const stateOptions = { store, actor: member, ...lock };
+  const handle = openRun({ home, runId, store, actor: member, ...lock });
   const { mailbox } = handle;
   let current: TurnProcess | undefined;
   let interrupted = false;
@@ -173,7 +169,7 @@ export function createMemberTurns(options: MemberTurnsOptions): TurnInterrupter 
     };
     let waitingForStart = false;
     const wait = async () => {
-      stopWaiting ??= await markWaiting(home, runId, member, { handoff: false });
+      stopWaiting ??= await markWaiting(runId, member, { handoff: false, store });
     };
     // Each pass reads the run state once; mail comes from the inbox's watch. The first pass
     // runs at once, later ones when mail arrives, the run state changes, or the reconcile.

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createTeamRuntime, issueMemberCredential, type Task } from '@teamkit/team-core';
+import { createFileStore, type TeamkitStore } from '@teamkit/team-core/storage';
 import { createTeamFixture, createTestHost, type TeamFixture } from '@teamkit/test-harness';
 
 /** The built `teamkit-mcp` program (tests run after `pnpm build`). */
@@ -13,6 +14,8 @@ export const TEAMKIT_MCP_BIN = fileURLToPath(new URL('../../dist/bin.js', import
 export interface McpRunFixture {
   fixture: TeamFixture;
   home: string;
+  /** The file store of `home`, which holds the run. */
+  store: TeamkitStore;
   runId: string;
   /** The environment Teamkit gives a member's process, its secret included. */
   memberEnv(member: string): Record<string, string>;
@@ -43,8 +46,10 @@ const connections: McpConnection[] = [];
 /** Starts a run whose members are passive sessions (mail stays unread until read). */
 export async function createMcpRunFixture(): Promise<McpRunFixture> {
   const fixture = await createTeamFixture({ prefix: 'teamkit-mcp-' });
+  const store = createFileStore({ root: fixture.home });
   const runtime = await createTeamRuntime({
     home: fixture.home,
+    store,
     host: createTestHost(),
     env: fixture.env,
   });
@@ -62,12 +67,13 @@ export async function createMcpRunFixture(): Promise<McpRunFixture> {
   // The secrets the host would hand each member's process (fresh ones, recorded in the run).
   const tokens: Record<string, string> = {};
   for (const member of ['lead', 'writer', 'reviewer']) {
-    tokens[member] = await issueMemberCredential(fixture.home, runId, member);
+    tokens[member] = await issueMemberCredential(fixture.home, runId, member, { store });
   }
   const base = { PATH: process.env.PATH ?? '', HOME: fixture.root, TEAMKIT_HOME: fixture.home };
   return {
     fixture,
     home: fixture.home,
+    store,
     runId,
     tokens,
     memberEnv: (member) => ({

@@ -62,7 +62,7 @@ async function callContext(ctx: PluginContext, context: ToolContext): Promise<Te
     },
     async view() {
       if (found === undefined) throw notInRun();
-      return createTeamRunView({ home: ctx.home, runId: found.runId });
+      return createTeamRunView({ home: ctx.home, runId: found.runId, store: ctx.store });
     },
     runs: runControl(ctx, context.sessionID),
     mailSent: (runId, members) => deliverSoon(ctx, runId, members),

@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
+import { createFileStore } from '../storage/index.js';
 import { createRunFixture, type RunFixture } from '../test-support/run-fixture.js';
 import { createRunArtifacts, MAX_ARTIFACT_BYTES } from './create-run-artifacts.js';
 
@@ -26,6 +27,7 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
 describe('run artifacts', () => {
   it('publishes versions, never overwrites, and reads the newest or a given one', async () => {
     const artifacts = createRunArtifacts({
+      store: createFileStore({ root: fixture.home }),
       home: fixture.home,
       runId: fixture.runId,
       now: () => 7,
@@ -58,10 +60,18 @@ describe('run artifacts', () => {
   });
 
   it('gives concurrent publishers distinct versions', async () => {
-    const artifacts = createRunArtifacts({ home: fixture.home, runId: fixture.runId });
+    const artifacts = createRunArtifacts({
+      store: createFileStore({ root: fixture.home }),
+      home: fixture.home,
+      runId: fixture.runId,
+    });
     const published = await Promise.all(
       Array.from({ length: 8 }, (_, index) =>
-        createRunArtifacts({ home: fixture.home, runId: fixture.runId }).publish('writer', {
+        createRunArtifacts({
+          store: createFileStore({ root: fixture.home }),
+          home: fixture.home,
+          runId: fixture.runId,
+        }).publish('writer', {
           name: 'findings',
           body: `finding ${index}`,
         }),
@@ -77,7 +87,11 @@ describe('run artifacts', () => {
   });
 
   it('refuses bad names, oversized bodies, strangers and unknown artifacts, writing nothing', async () => {
-    const artifacts = createRunArtifacts({ home: fixture.home, runId: fixture.runId });
+    const artifacts = createRunArtifacts({
+      store: createFileStore({ root: fixture.home }),
+      home: fixture.home,
+      runId: fixture.runId,
+    });
     const before = await fixture.snapshot({ withEvents: true });
     for (const name of [
       '../state',
@@ -107,7 +121,11 @@ describe('run artifacts', () => {
 
   it('refuses publishing once the run stopped working', async () => {
     await fixture.writeState({ status: 'deleted' });
-    const artifacts = createRunArtifacts({ home: fixture.home, runId: fixture.runId });
+    const artifacts = createRunArtifacts({
+      store: createFileStore({ root: fixture.home }),
+      home: fixture.home,
+      runId: fixture.runId,
+    });
     expect(await codeOf(artifacts.publish('writer', { name: 'late', body: 'x' }))).toBe(
       'RUN_NOT_ACTIVE',
     );

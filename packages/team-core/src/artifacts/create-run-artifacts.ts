@@ -2,13 +2,7 @@ import { isTeamkitError, TeamkitError } from '../errors/index.js';
 import { describeIssues } from '../schema/describe-issues.js';
 import { type Artifact, ArtifactNameSchema, ArtifactSchema } from '../schema/index.js';
 import { findParticipant, readRunState, WRITABLE_RUN_STATUSES } from '../state/index.js';
-import {
-  createDocument,
-  createFileStore,
-  readDocument,
-  runKeys,
-  type TeamkitStore,
-} from '../storage/index.js';
+import { createDocument, readDocument, runKeys, type TeamkitStore } from '../storage/index.js';
 
 /** The largest artifact body, in UTF-8 bytes: large outputs go here, not into messages, but not without bound. */
 export const MAX_ARTIFACT_BYTES = 512 * 1024;
@@ -39,7 +33,8 @@ export interface RunArtifactsOptions {
   home: string;
   runId: string;
   /** The keyed store (default: the file store rooted at `home`). */
-  store?: TeamkitStore;
+  /** Where the run's state lives (required: the front door chose it). */
+  store: TeamkitStore;
   now?: () => number;
 }
 
@@ -84,7 +79,7 @@ export function createRunArtifacts(options: RunArtifactsOptions): RunArtifacts {
   const { home, runId } = options;
   const keys = runKeys(runId);
   const folder = `${keys.root}/artifacts`;
-  const store = options.store ?? createFileStore({ root: home });
+  const { store } = options;
   const now = options.now ?? Date.now;
 
   async function revisionsOf(name: string): Promise<number[]> {
@@ -115,7 +110,7 @@ export function createRunArtifacts(options: RunArtifactsOptions): RunArtifacts {
           { details: { name, bytes, max: MAX_ARTIFACT_BYTES } },
         );
       }
-      const state = await readRunState(home, runId);
+      const state = await readRunState(home, runId, { store });
       const member = findParticipant(state, author);
       if (member.status === 'terminated' || !WRITABLE_RUN_STATUSES.includes(state.status)) {
         throw new TeamkitError(

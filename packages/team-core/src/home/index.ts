@@ -3,5 +3,5 @@
 // that only finds its home and lists runs stays cheap.
 export { isRunId, RUN_ID_PATTERN } from '../schema/run-id-pattern.js';
 export { expandHome, resolveTeamkitHome } from '../storage/home-folder.js';
-export { listRunIds, RUNTIME_PREFIX } from './list-run-ids.js';
+export { homeFolderHoldsNoRuns, listRunIds, RUNTIME_PREFIX } from './list-run-ids.js';
 export { looksFinished } from './peek-run-status.js';

@@ -5,8 +5,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RunIdSchema } from '../schema/names.js';
 import { createFileStore } from '../storage/file-store/create-file-store.js';
 import { createMemoryStore } from '../storage/memory-store/create-memory-store.js';
-import { useStoreForHome } from '../storage/selected-store.js';
-import { isRunId, listRunIds, looksFinished, RUN_ID_PATTERN } from './index.js';
+import {
+  homeFolderHoldsNoRuns,
+  isRunId,
+  listRunIds,
+  looksFinished,
+  RUN_ID_PATTERN,
+} from './index.js';
 
 const homes: string[] = [];
 afterEach(() => {
@@ -41,13 +46,14 @@ describe('listRunIds', () => {
       mkdirSync(path.join(home, 'runtime', run), { recursive: true, mode: 0o700 });
     mkdirSync(path.join(home, 'runtime', 'not-a-run'), { mode: 0o700 });
     writeFileSync(path.join(home, 'runtime', 'notes.txt'), 'x', { mode: 0o600 });
-    expect((await listRunIds(home)).sort()).toEqual(runs);
+    expect((await listRunIds(createFileStore({ root: home }))).sort()).toEqual(runs);
   });
 
   it('lists nothing for a home without runs, and the runs of a given store', async () => {
     const home = mkdtempSync(path.join(tmpdir(), 'teamkit-run-listing-'));
     homes.push(home);
-    expect(await listRunIds(home)).toEqual([]);
+    expect(homeFolderHoldsNoRuns(home)).toBe(true);
+    expect(await listRunIds(createFileStore({ root: home }))).toEqual([]);
     const store = createMemoryStore();
     await store.put('runtime/b4acdd41-428d-46e7-94aa-d8934c0691e5/state.json', '{}');
     await store.put('runtime/other/state.json', '{}');
@@ -55,16 +61,7 @@ describe('listRunIds', () => {
   });
 });
 
-async function outcome(list: () => Promise<string[]>): Promise<unknown> {
-  try {
-    return { runs: await list() };
-  } catch (error) {
-    const { code, message } = error as { code?: string; message?: string };
-    return { code, message };
-  }
-}
-
-describe('listRunIds without a runtime folder', () => {
+describe('homeFolderHoldsNoRuns', () => {
   const runId = 'b4acdd41-428d-46e7-94aa-d8934c0691e5';
   const tempHome = () => {
     const home = mkdtempSync(path.join(tmpdir(), 'teamkit-run-listing-'));
@@ -72,61 +69,65 @@ describe('listRunIds without a runtime folder', () => {
     return home;
   };
 
-  it('answers, errors included, as the file store lists, whatever the home is', async () => {
-    const cases: Record<string, () => string> = {
-      'a home not made yet': () => path.join(tempHome(), 'later'),
-      'an empty home': () => tempHome(),
-      'a home that is a file': () => {
-        const file = path.join(tempHome(), 'home');
-        writeFileSync(file, 'x');
-        return file;
-      },
-      'a home under a file': () => {
-        const file = path.join(tempHome(), 'home');
-        writeFileSync(file, 'x');
-        return path.join(file, 'inside');
-      },
-      'a symlinked home without runs': () => {
-        const base = tempHome();
-        mkdirSync(path.join(base, 'real'), { mode: 0o700 });
-        symlinkSync(path.join(base, 'real'), path.join(base, 'link'));
-        return path.join(base, 'link');
-      },
-      'runtime as a symlink': () => {
-        const home = tempHome();
-        mkdirSync(path.join(home, 'elsewhere', runId), { recursive: true, mode: 0o700 });
-        symlinkSync(path.join(home, 'elsewhere'), path.join(home, 'runtime'));
-        return home;
-      },
-      'runtime as a file': () => {
-        const home = tempHome();
-        writeFileSync(path.join(home, 'runtime'), 'x');
-        return home;
-      },
-      'a dangling runtime link': () => {
-        const home = tempHome();
-        symlinkSync(path.join(home, 'gone'), path.join(home, 'runtime'));
-        return home;
-      },
+  it('says so only where the file store lists no runs, and without error', async () => {
+    const cases: Record<string, [() => string, boolean]> = {
+      'a home not made yet': [() => path.join(tempHome(), 'later'), true],
+      'an empty home': [() => tempHome(), true],
+      'a home that is a file': [
+        () => {
+          const file = path.join(tempHome(), 'home');
+          writeFileSync(file, 'x');
+          return file;
+        },
+        false,
+      ],
+      'a home under a file': [
+        () => {
+          const file = path.join(tempHome(), 'home');
+          writeFileSync(file, 'x');
+          return path.join(file, 'inside');
+        },
+        false,
+      ],
+      'a symlinked home without runs': [
+        () => {
+          const base = tempHome();
+          mkdirSync(path.join(base, 'real'), { mode: 0o700 });
+          symlinkSync(path.join(base, 'real'), path.join(base, 'link'));
+          return path.join(base, 'link');
+        },
+        true,
+      ],
+      'runtime as a symlink': [
+        () => {
+          const home = tempHome();
+          mkdirSync(path.join(home, 'elsewhere', runId), { recursive: true, mode: 0o700 });
+          symlinkSync(path.join(home, 'elsewhere'), path.join(home, 'runtime'));
+          return home;
+        },
+        false,
+      ],
+      'runtime as a file': [
+        () => {
+          const home = tempHome();
+          writeFileSync(path.join(home, 'runtime'), 'x');
+          return home;
+        },
+        false,
+      ],
+      'a dangling runtime link': [
+        () => {
+          const home = tempHome();
+          symlinkSync(path.join(home, 'gone'), path.join(home, 'runtime'));
+          return home;
+        },
+        false,
+      ],
     };
-    for (const [name, make] of Object.entries(cases)) {
+    for (const [name, [make, empty]] of Object.entries(cases)) {
       const home = make();
-      const byStore = await outcome(async () =>
-        (await createFileStore({ root: home }).list('runtime')).filter(isRunId),
-      );
-      expect(await outcome(() => listRunIds(home)), name).toEqual(byStore);
-    }
-  });
-
-  it("lists a store chosen for the home, not the home's folder", async () => {
-    const home = tempHome();
-    const store = createMemoryStore();
-    await store.put(`runtime/${runId}/state.json`, '{}');
-    useStoreForHome(home, store);
-    try {
-      expect(await listRunIds(home)).toEqual([runId]);
-    } finally {
-      useStoreForHome(home, undefined);
+      expect(homeFolderHoldsNoRuns(home), name).toBe(empty);
+      if (empty) expect(await listRunIds(createFileStore({ root: home })), name).toEqual([]);
     }
   });
 });
@@ -161,6 +162,6 @@ describe('looksFinished', () => {
     homes.push(home);
     // A folder where the document should be: the store refuses to read it.
     mkdirSync(path.join(home, 'runtime', runId, 'state.json'), { recursive: true, mode: 0o700 });
-    expect(await looksFinished(home, runId)).toBe(false);
+    expect(await looksFinished(createFileStore({ root: home }), runId)).toBe(false);
   });
 });

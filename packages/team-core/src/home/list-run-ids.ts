@@ -1,24 +1,24 @@
 import { isRunId } from '../schema/run-id-pattern.js';
 import { isAbsentFolderCollection } from '../storage/absent-folder-collection.js';
-import { selectedStoreForHome } from '../storage/selected-store.js';
 import type { TeamkitStore } from '../storage/teamkit-store.js';
 
 /** The collection that holds one folder (or key prefix) per run. */
 export const RUNTIME_PREFIX = 'runtime';
 
 /**
- * The ids of the runs on record: the names under `runtime/` of the home's store (the store
- * chosen for the home in this process, else its folder), or of `store`, that are run ids.
- * Other names are ignored. Reads no run state, so it loads no schema; a home's folder
- * without a `runtime/` folder answers without loading the file store at all.
+ * The ids of the runs on record in `store`: the names under `runtime/` that are run ids.
+ * Other names are ignored. Reads no run state, so it loads no schema.
  */
-export async function listRunIds(from: string | TeamkitStore): Promise<string[]> {
-  let store = typeof from === 'string' ? selectedStoreForHome(from) : from;
-  if (store === undefined) {
-    const home = from as string;
-    if (isAbsentFolderCollection(home, RUNTIME_PREFIX)) return [];
-    const { storeForHome } = await import('../storage/home-store.js');
-    store = storeForHome(home);
-  }
+export async function listRunIds(store: TeamkitStore): Promise<string[]> {
   return (await store.list(RUNTIME_PREFIX)).filter(isRunId);
+}
+
+/**
+ * Whether the folder of Teamkit home `home` has no `runtime/` folder at all, so that its
+ * file store holds no runs: answered without loading the file store. Only for a caller
+ * that keeps its runs in the home's folder (the file store); any other store is asked
+ * with {@link listRunIds}.
+ */
+export function homeFolderHoldsNoRuns(home: string): boolean {
+  return isAbsentFolderCollection(home, RUNTIME_PREFIX);
 }

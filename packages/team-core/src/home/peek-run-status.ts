@@ -9,14 +9,12 @@ import type { TeamkitStore } from '../storage/teamkit-store.js';
  * (`readRunState`, `listRuns`), which checks all of it. For listings of working runs that
  * would skip finished runs anyway and need not load the schemas for them.
  */
-export async function looksFinished(from: string | TeamkitStore, runId: string): Promise<boolean> {
+export async function looksFinished(store: TeamkitStore, runId: string): Promise<boolean> {
   // Loaded on first use: the `home` entry stays cheap for a home without runs.
   const [{ FINISHED_RUN_STATUSES }, { runKeys }] = await Promise.all([
     import('../state/status-machines.js'),
     import('../storage/run-keys.js'),
   ]);
-  const store =
-    typeof from === 'string' ? (await import('../storage/home-store.js')).storeForHome(from) : from;
   let text: string | undefined;
   try {
     text = (await store.read(runKeys(runId).state))?.text;

@@ -12,7 +12,8 @@ export interface AuthenticateMemberInput {
   member: string;
   /** The `TEAMKIT_TOKEN` of the calling process; `undefined` when it has none. */
   token: string | undefined;
-  store?: TeamkitStore;
+  /** Where the run's state lives (required: the front door chose it). */
+  store: TeamkitStore;
   now?: () => number;
   newId?: () => string;
   lock?: LockOptions;
@@ -34,7 +35,7 @@ export async function verifyMemberCredential(
   input: AuthenticateMemberInput,
 ): Promise<RuntimeState> {
   const state = await readRunState(input.home, input.runId, {
-    ...(input.store === undefined ? {} : { store: input.store }),
+    store: input.store,
   });
   const record = state.members.find((candidate) => candidate.name === input.member);
   if (record === undefined) {
@@ -76,7 +77,7 @@ export async function authenticateMember(input: AuthenticateMemberInput): Promis
     home: input.home,
     runId: input.runId,
     member: input.member,
-    ...(input.store === undefined ? {} : { store: input.store }),
+    store: input.store,
     ...(input.now === undefined ? {} : { now: input.now }),
     ...(input.newId === undefined ? {} : { newId: input.newId }),
     ...(input.lock === undefined ? {} : { lock: input.lock }),

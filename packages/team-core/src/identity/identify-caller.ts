@@ -9,7 +9,7 @@ import {
 } from '../processes/index.js';
 import { RunIdSchema } from '../schema/index.js';
 import { readRunState } from '../state/index.js';
-import type { TeamkitStore } from '../storage/index.js';
+import { createFileStore, type TeamkitStore } from '../storage/index.js';
 import { verifyMemberCredential } from './authenticate-member.js';
 
 /**
@@ -29,7 +29,8 @@ export interface IdentifyCallerInput {
   env: Readonly<Record<string, string | undefined>>;
   /** The calling process, whose ancestors are checked; default this process. */
   pid?: number;
-  store?: TeamkitStore;
+  /** Where the run's state lives (required: the front door chose it). */
+  store: TeamkitStore;
 }
 
 /** A member process the caller descends from, confirmed against its run's record. */
@@ -66,14 +67,19 @@ export function isSameFolder(a: string, b: string): boolean {
  */
 async function findConfirmedAncestor(
   pid: number,
-  store: TeamkitStore | undefined,
+  home: string,
+  store: TeamkitStore,
 ): Promise<ConfirmedAncestor | undefined> {
   for (const candidate of findMemberAncestors(pid)) {
     if (!RunIdSchema.safeParse(candidate.runId).success) continue;
     let sessionId: string | undefined;
     try {
+      // An ancestor of another home keeps its runs in that home's folder, as far as this
+      // process can know; the caller's store holds only the runs of its own home.
       const state = await readRunState(candidate.home, candidate.runId, {
-        ...(store === undefined ? {} : { store }),
+        store: isSameFolder(candidate.home, home)
+          ? store
+          : createFileStore({ root: candidate.home }),
       });
       sessionId = state.members.find((member) => member.name === candidate.member)?.sessionId;
     } catch (error) {
@@ -113,7 +119,7 @@ export async function identifyCaller(input: IdentifyCallerInput): Promise<Teamki
   const { env, home } = input;
   const claimed = nonEmpty(env[MEMBER_VARIABLES.member]);
   const token = nonEmpty(env[MEMBER_VARIABLES.token]);
-  const ancestor = await findConfirmedAncestor(input.pid ?? process.pid, input.store);
+  const ancestor = await findConfirmedAncestor(input.pid ?? process.pid, home, input.store);
 
   if (claimed !== undefined) {
     const runId = nonEmpty(env[MEMBER_VARIABLES.run]);
@@ -135,7 +141,7 @@ export async function identifyCaller(input: IdentifyCallerInput): Promise<Teamki
       runId,
       member: claimed,
       token,
-      ...(input.store === undefined ? {} : { store: input.store }),
+      store: input.store,
     });
     if (
       ancestor !== undefined &&

@@ -14,6 +14,7 @@ import { createTeamRuntime } from '../runtime/create-team-runtime.js';
 import type { SpawnMemberInput, TeamHostV1 } from '../runtime/team-host.js';
 import { createRunState, readRunState, transitionRun, updateRunState } from '../state/index.js';
 import { makeSpec } from '../state/test-support/temp-home.js';
+import { createFileStore } from '../storage/index.js';
 import { makeTempFolder } from '../test-support/temp-folder.js';
 import { authenticateMember, verifyMemberCredential } from './authenticate-member.js';
 import { assertCallerIsUser, assertMayOperateOnRun } from './authorize-operation.js';
@@ -29,12 +30,16 @@ let cleanup: () => Promise<void>;
 let runId: string;
 
 async function newRun(): Promise<string> {
-  const state = await createRunState(home, {
-    spec: makeSpec(['w1', 'w2']),
-    teamSource: { scope: 'inline' },
-    hostId: 'process',
-  });
-  await transitionRun(home, state.runId, 'active');
+  const state = await createRunState(
+    home,
+    {
+      spec: makeSpec(['w1', 'w2']),
+      teamSource: { scope: 'inline' },
+      hostId: 'process',
+    },
+    { store: createFileStore({ root: home }) },
+  );
+  await transitionRun(home, state.runId, 'active', { store: createFileStore({ root: home }) });
   return state.runId;
 }
 
@@ -68,48 +73,108 @@ describe('member secrets', () => {
   });
 
   it('authenticate only the member they were issued to, and only the latest one', async () => {
-    const w1 = await issueMemberCredential(home, runId, 'w1');
-    const w2 = await issueMemberCredential(home, runId, 'w2');
-    const state = await readRunState(home, runId);
+    const w1 = await issueMemberCredential(home, runId, 'w1', {
+      store: createFileStore({ root: home }),
+    });
+    const w2 = await issueMemberCredential(home, runId, 'w2', {
+      store: createFileStore({ root: home }),
+    });
+    const state = await readRunState(home, runId, { store: createFileStore({ root: home }) });
     expect(JSON.stringify(state)).not.toContain(w1);
-    const client = await authenticateMember({ home, runId, member: 'w1', token: w1 });
+    const client = await authenticateMember({
+      store: createFileStore({ root: home }),
+      home,
+      runId,
+      member: 'w1',
+      token: w1,
+    });
     expect(client.member).toBe('w1');
     // Each forgery of issue 19 item 5, through the library.
     await expectCode(
-      authenticateMember({ home, runId, member: 'lead', token: w1 }),
+      authenticateMember({
+        store: createFileStore({ root: home }),
+        home,
+        runId,
+        member: 'lead',
+        token: w1,
+      }),
       'IDENTITY_MISMATCH',
     );
     await expectCode(
-      authenticateMember({ home, runId, member: 'w2', token: w1 }),
+      authenticateMember({
+        store: createFileStore({ root: home }),
+        home,
+        runId,
+        member: 'w2',
+        token: w1,
+      }),
       'IDENTITY_MISMATCH',
     );
     await expectCode(
-      authenticateMember({ home, runId, member: 'w1', token: undefined }),
+      authenticateMember({
+        store: createFileStore({ root: home }),
+        home,
+        runId,
+        member: 'w1',
+        token: undefined,
+      }),
       'IDENTITY_MISMATCH',
     );
     await expectCode(
-      authenticateMember({ home, runId, member: 'ghost', token: w1 }),
+      authenticateMember({
+        store: createFileStore({ root: home }),
+        home,
+        runId,
+        member: 'ghost',
+        token: w1,
+      }),
       'IDENTITY_MISMATCH',
     );
     // The lead of this run was never spawned, so it has no secret: nobody can claim it.
     await expectCode(
-      authenticateMember({ home, runId, member: 'lead', token: '' }),
+      authenticateMember({
+        store: createFileStore({ root: home }),
+        home,
+        runId,
+        member: 'lead',
+        token: '',
+      }),
       'IDENTITY_MISMATCH',
     );
     // A respawn replaces the secret: the old one stops working.
-    const again = await issueMemberCredential(home, runId, 'w1');
+    const again = await issueMemberCredential(home, runId, 'w1', {
+      store: createFileStore({ root: home }),
+    });
     await expectCode(
-      verifyMemberCredential({ home, runId, member: 'w1', token: w1 }),
+      verifyMemberCredential({
+        store: createFileStore({ root: home }),
+        home,
+        runId,
+        member: 'w1',
+        token: w1,
+      }),
       'IDENTITY_MISMATCH',
     );
-    await verifyMemberCredential({ home, runId, member: 'w1', token: again });
-    await verifyMemberCredential({ home, runId, member: 'w2', token: w2 });
+    await verifyMemberCredential({
+      store: createFileStore({ root: home }),
+      home,
+      runId,
+      member: 'w1',
+      token: again,
+    });
+    await verifyMemberCredential({
+      store: createFileStore({ root: home }),
+      home,
+      runId,
+      member: 'w2',
+      token: w2,
+    });
   });
 });
 
 describe('who may run run-wide operations', () => {
   it('lets the user and the run’s lead, and refuses every other member', async () => {
-    const state = await readRunState(home, runId);
+    const state = await readRunState(home, runId, { store: createFileStore({ root: home }) });
     const member = (name: string, run = runId) =>
       ({ kind: 'member', runId: run, member: name, via: 'token' }) as const;
     assertMayOperateOnRun({ kind: 'user' }, state, 'stop');
@@ -144,7 +209,12 @@ describe('the runtime hands every spawned member a fresh secret', () => {
       deliver: async () => 'deferred',
       isAlive: async () => true,
     };
-    const runtime = await createTeamRuntime({ home, host, resumeOnStart: false });
+    const runtime = await createTeamRuntime({
+      store: createFileStore({ root: home }),
+      home,
+      host,
+      resumeOnStart: false,
+    });
     const started = await runtime.startRun({
       id: 'pair',
       name: 'pair',
@@ -159,6 +229,7 @@ describe('the runtime hands every spawned member a fresh secret', () => {
       const token = input.env.TEAMKIT_TOKEN ?? '';
       expect(token).toMatch(/^[0-9a-f]{64}$/);
       const client = await authenticateMember({
+        store: createFileStore({ root: home }),
         home,
         runId: started.runId,
         member: input.member.name,
@@ -166,7 +237,9 @@ describe('the runtime hands every spawned member a fresh secret', () => {
       });
       expect(client.member).toBe(input.member.name);
     }
-    const text = JSON.stringify(await readRunState(home, started.runId));
+    const text = JSON.stringify(
+      await readRunState(home, started.runId, { store: createFileStore({ root: home }) }),
+    );
     for (const input of spawned) expect(text).not.toContain(input.env.TEAMKIT_TOKEN);
     expect(spawned[0]?.env.TEAMKIT_TOKEN).not.toBe(spawned[1]?.env.TEAMKIT_TOKEN);
   });
@@ -195,8 +268,12 @@ describe.skipIf(!HAS_PROC)('identifyCaller: who a process is', () => {
   afterAll(async () => rm(other, { recursive: true, force: true }));
 
   it('knows a member by its secret, and by its recorded process when the variables are gone', async () => {
-    token = await issueMemberCredential(home, runId, 'w1');
-    const w2 = await issueMemberCredential(home, runId, 'w2');
+    token = await issueMemberCredential(home, runId, 'w1', {
+      store: createFileStore({ root: home }),
+    });
+    const w2 = await issueMemberCredential(home, runId, 'w2', {
+      store: createFileStore({ root: home }),
+    });
     const variables = {
       TEAMKIT_HOME: home,
       TEAMKIT_RUN: runId,
@@ -207,11 +284,16 @@ describe.skipIf(!HAS_PROC)('identifyCaller: who a process is', () => {
     await member.ready;
     const pid = member.child.pid as number;
     const startedAt = readProcessFacts(pid)?.startedAt as number;
-    await updateRunState(home, runId, (draft) => {
-      const w1 = draft.members.find((entry) => entry.name === 'w1');
-      if (w1 !== undefined) w1.sessionId = processSessionId(pid, startedAt);
-      return draft;
-    });
+    await updateRunState(
+      home,
+      runId,
+      (draft) => {
+        const w1 = draft.members.find((entry) => entry.name === 'w1');
+        if (w1 !== undefined) w1.sessionId = processSessionId(pid, startedAt);
+        return draft;
+      },
+      { store: createFileStore({ root: home }) },
+    );
 
     expect(await ask(variables)).toEqual({ kind: 'member', runId, member: 'w1', via: 'token' });
     // Variables removed: still w1, never the user.
@@ -229,13 +311,23 @@ describe.skipIf(!HAS_PROC)('identifyCaller: who a process is', () => {
   }, 60_000);
 
   it('is the user for a process no member started, and once the record names another process', async () => {
-    expect(await identifyCaller({ home, env: {} })).toEqual({ kind: 'user' });
-    await expectCode(identifyCaller({ home, env: { TEAMKIT_TOKEN: 'x' } }), 'IDENTITY_MISMATCH');
-    await updateRunState(home, runId, (draft) => {
-      const w1 = draft.members.find((entry) => entry.name === 'w1');
-      if (w1 !== undefined) w1.sessionId = processSessionId(member.child.pid as number, 1);
-      return draft;
-    });
+    expect(await identifyCaller({ store: createFileStore({ root: home }), home, env: {} })).toEqual(
+      { kind: 'user' },
+    );
+    await expectCode(
+      identifyCaller({ store: createFileStore({ root: home }), home, env: { TEAMKIT_TOKEN: 'x' } }),
+      'IDENTITY_MISMATCH',
+    );
+    await updateRunState(
+      home,
+      runId,
+      (draft) => {
+        const w1 = draft.members.find((entry) => entry.name === 'w1');
+        if (w1 !== undefined) w1.sessionId = processSessionId(member.child.pid as number, 1);
+        return draft;
+      },
+      { store: createFileStore({ root: home }) },
+    );
     expect(await ask({})).toEqual({ kind: 'user' });
   }, 60_000);
 });

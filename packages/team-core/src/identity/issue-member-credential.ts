@@ -12,7 +12,7 @@ export async function issueMemberCredential(
   home: string,
   runId: string,
   member: string,
-  options: StateOptions = {},
+  options: StateOptions,
 ): Promise<string> {
   const { token, hash } = createMemberToken();
   await updateRunState(

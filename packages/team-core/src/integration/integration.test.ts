@@ -14,6 +14,7 @@ import {
   recordingHost,
 } from '../runtime/test-support/recording-host.js';
 import { readRunState } from '../state/index.js';
+import { createFileStore } from '../storage/index.js';
 import { caughtTeamkitError } from '../test-support/caught-error.js';
 import { createGitRunner } from '../worktree/git-runner.js';
 import { mergeRunWork } from './merge-run-work.js';
@@ -34,7 +35,11 @@ const worktrees: Record<string, string> = {};
 beforeEach(async () => {
   ({ home, cleanup } = await makeRuntimeHome());
   repo = await makeRepo(home);
-  runtime = await createTeamRuntime({ home, host: recordingHost() });
+  runtime = await createTeamRuntime({
+    store: createFileStore({ root: home }),
+    home,
+    host: recordingHost(),
+  });
   const started = await runtime.startRun(crewTeam(2, {}, true), {
     repo,
     leadSessionId: 'lead-session',
@@ -80,7 +85,9 @@ const exists = (target: string) =>
 
 describe('task work, blockers and merging on real git', () => {
   it('records work, brings a worktree up to date with its blockers, merges in dependency order, and reports it', async () => {
-    expect((await readRunState(home, runId)).baseBranch).toBe('main');
+    expect(
+      (await readRunState(home, runId, { store: createFileStore({ root: home }) })).baseBranch,
+    ).toBe('main');
     const design = await lead.createTask({ subject: 'Design' });
     const parser = await lead.createTask({ subject: 'Parser' });
     const cli = await lead.createTask({ subject: 'CLI', blockedBy: [design.id, parser.id] });
@@ -134,7 +141,7 @@ describe('task work, blockers and merging on real git', () => {
     expect(again.changed).toBe(false);
     expect(again.tasks.every((task) => task.outcome === 'already-merged')).toBe(true);
 
-    const report = await collectRunReport({ home, runId });
+    const report = await collectRunReport({ store: createFileStore({ root: home }), home, runId });
     expect(report.tasks.map((task) => [task.id, task.status, task.mergedInto])).toEqual([
       [design.id, 'approved', ['main']],
       [parser.id, 'approved', ['main']],
@@ -173,7 +180,11 @@ describe('task work, blockers and merging on real git', () => {
     expect(await head(repo)).toBe(mainBefore);
     expect((await git(repo, ['status', '--porcelain'])).stdout).toBe('');
     expect((await git(repo, ['worktree', 'list', '--porcelain'])).stdout).toBe(worktreesBefore);
-    expect(await collectRunReport({ home, runId }).then((report) => report.merges)).toEqual([]);
+    expect(
+      await collectRunReport({ store: createFileStore({ root: home }), home, runId }).then(
+        (report) => report.merges,
+      ),
+    ).toEqual([]);
   });
 
   it('blocks a task whose blocker’s work conflicts in the owner’s worktree, leaving it clean', async () => {
@@ -214,11 +225,25 @@ describe('task work, blockers and merging on real git', () => {
     expect((await git(repo, ['show', `${merged.to}:a.txt`])).stdout).toBe('a\n');
 
     // Into a branch that does not exist yet: it is made from the base.
-    const named = await mergeRunWork({ home, runId, by: 'user', into: 'release/1' });
+    const named = await mergeRunWork({
+      store: createFileStore({ root: home }),
+      home,
+      runId,
+      by: 'user',
+      into: 'release/1',
+    });
     expect(named).toMatchObject({ into: 'release/1', changed: true });
     expect(named.from).toBeUndefined();
     expect(
-      await caughtTeamkitError(mergeRunWork({ home, runId, by: 'user', into: '-x' })),
+      await caughtTeamkitError(
+        mergeRunWork({
+          store: createFileStore({ root: home }),
+          home,
+          runId,
+          by: 'user',
+          into: '-x',
+        }),
+      ),
     ).toMatchObject({
       code: 'INVALID_INPUT',
     });
@@ -231,7 +256,13 @@ describe('task work, blockers and merging on real git', () => {
     const bare = createGitRunner({
       env: { GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', EMAIL: '' },
     });
-    const merged = await mergeRunWork({ home, runId, by: 'user', git: bare });
+    const merged = await mergeRunWork({
+      store: createFileStore({ root: home }),
+      home,
+      runId,
+      by: 'user',
+      git: bare,
+    });
     expect(merged.changed).toBe(true);
     expect((await git(repo, ['log', '-1', '--format=%cn', 'main'])).stdout.trim()).toBe('Teamkit');
   });

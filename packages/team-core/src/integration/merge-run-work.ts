@@ -5,7 +5,7 @@ import { TeamkitError } from '../errors/index.js';
 import { appendRunLog } from '../report/run-log.js';
 import type { RunMerge, Task } from '../schema/index.js';
 import { readRunState, type StateOptions } from '../state/index.js';
-import { runKeys, storeForHome, type TeamkitStore } from '../storage/index.js';
+import { runKeys } from '../storage/index.js';
 import { createTaskList } from '../tasklist/index.js';
 import {
   addScratchWorktree,
@@ -31,8 +31,6 @@ export interface MergeRunWorkOptions extends StateOptions {
   /** Do every merge in a scratch worktree, report, and move no branch. */
   dryRun?: boolean;
   git?: GitRunner;
-  /** The keyed store for the merge record; default the store of `home` (`storeForHome`). */
-  keyedStore?: TeamkitStore;
 }
 
 /** A task left out of a merge, and why. */
@@ -207,7 +205,7 @@ export async function mergeRunWork(options: MergeRunWorkOptions): Promise<MergeR
   const { home, runId } = options;
   const git = options.git ?? createGitRunner();
   const now = options.now ?? Date.now;
-  const keyed = options.keyedStore ?? storeForHome(home, options.lock);
+  const keyed = options.store;
   const state = await readRunState(home, runId, options);
   if (state.repoRoot === undefined) {
     throw new TeamkitError(
@@ -220,7 +218,7 @@ export async function mergeRunWork(options: MergeRunWorkOptions): Promise<MergeR
   const { tasks } = await createTaskList({
     home,
     runId,
-    ...(options.store ? { store: options.store } : {}),
+    store: options.store,
   }).listTasks();
   const { mergeable, skipped } = split(tasks);
   await assertWorkIsHere(git, repoRoot, state, mergeable);

@@ -10,6 +10,7 @@ import {
   recordingHost,
 } from '../runtime/test-support/recording-host.js';
 import { readRunState, updateRunState } from '../state/index.js';
+import { createFileStore } from '../storage/index.js';
 import { caughtTeamkitError } from '../test-support/caught-error.js';
 
 // A run whose member works on another machine: its worktree is of that machine's clone,
@@ -22,7 +23,11 @@ let runtime: TeamRuntime;
 beforeEach(async () => {
   ({ home, cleanup } = await makeRuntimeHome());
   repo = await makeRepo(home);
-  runtime = await createTeamRuntime({ home, host: recordingHost() });
+  runtime = await createTeamRuntime({
+    store: createFileStore({ root: home }),
+    home,
+    host: recordingHost(),
+  });
 });
 afterEach(async () => cleanup());
 
@@ -36,7 +41,9 @@ describe('work committed on another machine', () => {
       leadSessionId: 'lead-session',
       elsewhere: ['worker-1'],
     });
-    const state = await readRunState(home, started.runId);
+    const state = await readRunState(home, started.runId, {
+      store: createFileStore({ root: home }),
+    });
     // Before, a run whose every worktree member was elsewhere recorded neither: `team run
     // merge` called it "started on a detached HEAD", and the joining machine's worktree
     // started from whatever its clone had checked out.
@@ -58,14 +65,19 @@ describe('work committed on another machine', () => {
     const elsewhere = path.join(home, 'elsewhere-worktree');
     await git(home, ['clone', '-q', repo, clone]);
     await git(clone, ['worktree', 'add', '-q', '-b', branch, elsewhere]);
-    await updateRunState(home, runId, (draft) => {
-      const worker = draft.members.find((member) => member.name === 'worker-1');
-      if (worker !== undefined) {
-        worker.worktreePath = elsewhere;
-        worker.machine = 'm-other-machine';
-      }
-      return draft;
-    });
+    await updateRunState(
+      home,
+      runId,
+      (draft) => {
+        const worker = draft.members.find((member) => member.name === 'worker-1');
+        if (worker !== undefined) {
+          worker.worktreePath = elsewhere;
+          worker.machine = 'm-other-machine';
+        }
+        return draft;
+      },
+      { store: createFileStore({ root: home }) },
+    );
     const lead = await runtime.lead(runId);
     const one = runtime.member(runId, 'worker-1');
     const task = await lead.createTask({ subject: 'Greet' });

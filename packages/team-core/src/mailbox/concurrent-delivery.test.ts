@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFileStore } from '../storage/index.js';
 import { inboxContents } from '../test-support/inbox-contents.js';
 import { createRunFixture, type RunFixture } from '../test-support/run-fixture.js';
 import { killAllWorkers, startWorker } from '../test-support/worker-process.js';
@@ -38,6 +39,7 @@ describe('concurrent delivery (real processes)', () => {
       startWorker(WORKER, [fixture.home, fixture.runId, from, String(perSender), ...RECIPIENTS]),
     );
     const mailbox = createMailbox({
+      store: createFileStore({ root: fixture.home }),
       home: fixture.home,
       runId: fixture.runId,
       lock: { timeoutMs: 60_000 },
@@ -87,7 +89,11 @@ describe('concurrent delivery (real processes)', () => {
 
   it('4 processes racing to fill one inbox stop exactly at the unread cap', async () => {
     const fillers = ['sender-1', 'sender-2', 'sender-3'];
-    const mailbox = createMailbox({ home: fixture.home, runId: fixture.runId });
+    const mailbox = createMailbox({
+      store: createFileStore({ root: fixture.home }),
+      home: fixture.home,
+      runId: fixture.runId,
+    });
     const inbox = fixture.paths.inbox('writer');
     // Every filler's message has the same size: same-length names, ids and bodies.
     const probe = await mailbox.sendMessage({

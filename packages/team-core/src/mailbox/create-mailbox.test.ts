@@ -3,7 +3,7 @@ import { link, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError, type TeamkitErrorCode } from '../errors/index.js';
-import { readRunEvents } from '../storage/index.js';
+import { createFileStore, readRunEvents } from '../storage/index.js';
 import { createRunFixture, type RunFixture } from '../test-support/run-fixture.js';
 import { createMailbox } from './create-mailbox.js';
 
@@ -19,7 +19,12 @@ afterEach(async () => {
 });
 
 const mailboxOf = (f: RunFixture = fixture) =>
-  createMailbox({ home: f.home, runId: f.runId, now: () => clock++ });
+  createMailbox({
+    store: createFileStore({ root: f.home }),
+    home: f.home,
+    runId: f.runId,
+    now: () => clock++,
+  });
 
 async function expectRefusedWithoutWrites(
   code: TeamkitErrorCode,
@@ -179,7 +184,11 @@ describe('sendMessage', () => {
   });
 
   it('refuses a run that does not exist', async () => {
-    const other = createMailbox({ home: fixture.home, runId: randomUUID() });
+    const other = createMailbox({
+      store: createFileStore({ root: fixture.home }),
+      home: fixture.home,
+      runId: randomUUID(),
+    });
     const error = await other
       .sendMessage({ from: 'lead', to: 'writer', body: 'x' })
       .catch((e) => e);
@@ -272,11 +281,17 @@ describe('broadcast', () => {
 describe('listUnread', () => {
   it('sorts by (timestamp, messageId), ignores dot files and reports corrupt files', async () => {
     const ids = [randomUUID(), randomUUID(), randomUUID()].sort();
-    const mailbox = createMailbox({ home: fixture.home, runId: fixture.runId, now: () => 5 });
+    const mailbox = createMailbox({
+      store: createFileStore({ root: fixture.home }),
+      home: fixture.home,
+      runId: fixture.runId,
+      now: () => 5,
+    });
     for (const messageId of [ids[2], ids[0], ids[1]] as string[]) {
       await mailbox.sendMessage({ from: 'lead', to: 'writer', body: 'same time', messageId });
     }
     const earlier = await createMailbox({
+      store: createFileStore({ root: fixture.home }),
       home: fixture.home,
       runId: fixture.runId,
       now: () => 1,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createRunContext, type RunContextOptions } from '../run-context/index.js';
+import { createRunContext, type RunContext, type RunContextOptions } from '../run-context/index.js';
 import type { Message } from '../schema/index.js';
 import { parseInput } from '../state/parse-input.js';
 import {
@@ -74,13 +74,17 @@ export interface Mailbox {
  * inbox's short lock, so duplicates and backpressure are exact across processes.
  */
 export function createMailbox(options: MailboxOptions): Mailbox {
-  const run = createRunContext(options);
+  return mailboxOfRun(createRunContext(options), options.newId);
+}
+
+/** @internal The mailbox over an opened run (the run handle's `mailbox`). */
+export function mailboxOfRun(run: RunContext, newId?: () => string): Mailbox {
   const inboxes = createInboxStore(run);
   const parts: MailboxParts = {
     run,
     inboxes,
     budget: createMessageBudget(inboxes.messageSlots),
-    newId: options.newId ?? randomUUID,
+    newId: newId ?? randomUUID,
   };
   const member = (value: unknown) => parseInput(MemberArgument, value, 'the member');
   const messageIds = (value: unknown) => parseInput(MessageIdsArgument, value, 'the message ids');

@@ -1,7 +1,7 @@
 import { readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readRunEvents } from '../storage/index.js';
+import { createFileStore, readRunEvents } from '../storage/index.js';
 import { createRunFixture, type RunFixture } from '../test-support/run-fixture.js';
 import { createMailbox, type Mailbox } from './create-mailbox.js';
 
@@ -12,7 +12,12 @@ let mailbox: Mailbox;
 beforeEach(async () => {
   fixture = await createRunFixture();
   clock = Date.now();
-  mailbox = createMailbox({ home: fixture.home, runId: fixture.runId, now: () => clock });
+  mailbox = createMailbox({
+    store: createFileStore({ root: fixture.home }),
+    home: fixture.home,
+    runId: fixture.runId,
+    now: () => clock,
+  });
 });
 afterEach(async () => {
   await fixture.cleanup();

@@ -130,11 +130,14 @@ export function createInboxStore(run: RunContext): InboxStore {
     },
 
     addMessage(member, messageId, text, admit) {
-      return store.addEntry(inboxOf(member), messageId, text, { admit });
+      return store.addEntry(inboxOf(member), messageId, text, { admit, lock: run.lock });
     },
 
     moveMessages(member, messageIds, from, to, options = {}) {
-      return store.moveEntries(inboxOf(member), messageIds, from, to, options);
+      return store.moveEntries(inboxOf(member), messageIds, from, to, {
+        lock: run.lock,
+        ...options,
+      });
     },
 
     async listMessageIds(member, state) {

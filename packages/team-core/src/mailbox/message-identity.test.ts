@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFileStore } from '../storage/index.js';
 import { createRunFixture, type RunFixture } from '../test-support/run-fixture.js';
 import { createMailbox } from './create-mailbox.js';
 
@@ -15,7 +16,11 @@ afterEach(async () => {
 
 describe('a message file whose identity is not its place', () => {
   it('is reported as a problem, never listed or delivered as mail', async () => {
-    const mailbox = createMailbox({ home: fixture.home, runId: fixture.runId });
+    const mailbox = createMailbox({
+      store: createFileStore({ root: fixture.home }),
+      home: fixture.home,
+      runId: fixture.runId,
+    });
     const sent = await mailbox.sendMessage({ from: 'lead', to: 'writer', body: 'real' });
     const inbox = fixture.paths.inbox('writer');
     const original = JSON.parse(await readFile(path.join(inbox, `${sent.messageId}.json`), 'utf8'));

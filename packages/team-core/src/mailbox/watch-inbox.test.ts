@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Message } from '../schema/index.js';
+import { createFileStore } from '../storage/index.js';
 import { createRunFixture, type RunFixture } from '../test-support/run-fixture.js';
 import { createMailbox } from './create-mailbox.js';
 
@@ -21,7 +22,11 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 
 describe('watchInbox', () => {
   it('reports existing and new messages once each, and again after a release', async () => {
-    const mailbox = createMailbox({ home: fixture.home, runId: fixture.runId });
+    const mailbox = createMailbox({
+      store: createFileStore({ root: fixture.home }),
+      home: fixture.home,
+      runId: fixture.runId,
+    });
     const before = await mailbox.sendMessage({ from: 'lead', to: 'writer', body: 'before' });
     const seen: Message[] = [];
     const dispose = await mailbox.watchInbox(
@@ -47,7 +52,11 @@ describe('watchInbox', () => {
   });
 
   it('reports a new message from its file event alone, once, with callbacks never overlapping', async () => {
-    const mailbox = createMailbox({ home: fixture.home, runId: fixture.runId });
+    const mailbox = createMailbox({
+      store: createFileStore({ root: fixture.home }),
+      home: fixture.home,
+      runId: fixture.runId,
+    });
     const seen: string[] = [];
     let inside = 0;
     let mostInside = 0;
@@ -81,7 +90,11 @@ describe('watchInbox', () => {
   });
 
   it('routes listing and callback errors to onError without crashing', async () => {
-    const mailbox = createMailbox({ home: fixture.home, runId: fixture.runId });
+    const mailbox = createMailbox({
+      store: createFileStore({ root: fixture.home }),
+      home: fixture.home,
+      runId: fixture.runId,
+    });
     const errors: unknown[] = [];
     await mailbox.sendMessage({ from: 'lead', to: 'writer', body: 'x' });
     const dispose = await mailbox.watchInbox(

@@ -10,12 +10,7 @@ import type {
 } from '../schema/index.js';
 import { USER_PARTICIPANT } from '../schema/index.js';
 import { readRunState, type StateOptions } from '../state/index.js';
-import {
-  type DocumentProblem,
-  storeForHome,
-  type TeamkitStore,
-  toDocumentProblem,
-} from '../storage/index.js';
+import { type DocumentProblem, toDocumentProblem } from '../storage/index.js';
 import { createTaskList } from '../tasklist/index.js';
 import { branchHead, changedPaths, commitsBetween, isAncestor } from '../worktree/git-merge.js';
 import { createGitRunner, type GitRunner } from '../worktree/git-runner.js';
@@ -103,8 +98,6 @@ export interface RunReportOptions extends StateOptions {
   home: string;
   runId: string;
   git?: GitRunner;
-  /** The store holding the run's log and merge record; default the store of `home` (`storeForHome`). */
-  keyedStore?: TeamkitStore;
 }
 
 function messageCounts(events: readonly RunEvent[]) {
@@ -215,13 +208,13 @@ async function remainingWorktrees(git: GitRunner, state: RuntimeState): Promise<
 export async function collectRunReport(options: RunReportOptions): Promise<RunReport> {
   const { home, runId } = options;
   const git = options.git ?? createGitRunner();
-  const keyed = options.keyedStore ?? storeForHome(home, options.lock);
+  const keyed = options.store;
   const now = options.now ?? Date.now;
   const state = await readRunState(home, runId, options);
   const listing = await createTaskList({
     home,
     runId,
-    ...(options.store === undefined ? {} : { store: options.store }),
+    store: options.store,
   }).listTasks();
   const { events, skipped } = await readRunLog(keyed, runId);
   const merges = await readRunMerges(keyed, runId).catch((error: unknown) => {

@@ -11,7 +11,7 @@ afterEach(async () => {
   fixture = undefined;
 });
 
-describe('a run kept in the store selected for its home (NATS, or any other)', () => {
+describe('a run kept in a store other than its home folder (NATS, or any other)', () => {
   it('is reported and merged from that store, never from the home folder', async () => {
     const store = createMemoryStore();
     fixture = await createRunFixture({
@@ -27,9 +27,11 @@ describe('a run kept in the store selected for its home (NATS, or any other)', (
       data: { delivered: ['w1'] },
     });
 
-    const report = await collectRunReport({ home, runId });
+    const report = await collectRunReport({ store, home, runId });
     expect(report.messages.sent).toBe(1);
     // The merge reads the same store: the run is found there (it has no repository).
-    await expect(mergeRunWork({ home, runId, by: 'lead' })).rejects.toThrow(/has no repository/);
+    await expect(mergeRunWork({ store, home, runId, by: 'lead' })).rejects.toThrow(
+      /has no repository/,
+    );
   });
 });

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { TeamkitError } from '../errors/index.js';
 import type { RuntimeState } from '../schema/index.js';
 import { parseInput } from '../state/parse-input.js';
+import { StoreArgument } from '../state/state-inputs.js';
 import { appendStateEvent, parseRunState, runKeysOf, runNotFound } from '../state/state-storage.js';
 import { WRITABLE_RUN_STATUSES } from '../state/status-machines.js';
 import type { RunEventInput } from '../storage/event-log.js';
 import type { LockOptions } from '../storage/file-lock.js';
-import { storeForHome } from '../storage/home-store.js';
 import type { RunKeys } from '../storage/run-keys.js';
 import type { StoreRevision, TeamkitStore } from '../storage/teamkit-store.js';
 
@@ -16,8 +16,8 @@ export interface RunContextOptions {
   home: string;
   /** The run's id (a UUID). */
   runId: string;
-  /** Persistence seam; defaults to the file store rooted at `home`. */
-  store?: TeamkitStore;
+  /** Where the run's state lives (required: the front door chose it). */
+  store: TeamkitStore;
   /** Clock in epoch milliseconds; defaults to `Date.now`. */
   now?: () => number;
   /** Lock tuning for every lock taken on behalf of this run. */
@@ -25,7 +25,11 @@ export interface RunContextOptions {
 }
 
 // The data fields of the options; the seams (store, clock) are taken as given.
-const RunContextOptionFieldsSchema = z.object({ home: z.string(), runId: z.string() });
+const RunContextOptionFieldsSchema = z.object({
+  home: z.string(),
+  runId: z.string(),
+  store: StoreArgument,
+});
 
 /** A run's keys and seams, plus a cached reader of its state. */
 export interface RunContext {
@@ -55,7 +59,7 @@ export interface RunContext {
 export function createRunContext(options: RunContextOptions): RunContext {
   parseInput(RunContextOptionFieldsSchema, options, 'the run options');
   const keys = runKeysOf(options.runId);
-  const store = options.store ?? storeForHome(options.home, options.lock);
+  const { store } = options;
   const now = options.now ?? Date.now;
   // Keyed on the revision and the text: a file edited in place by hand keeps its revision.
   let cached: { revision: StoreRevision; text: string; state: RuntimeState } | undefined;

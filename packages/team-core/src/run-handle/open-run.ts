@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { createMailbox, type Mailbox } from '../mailbox/index.js';
+import { mailboxOfRun } from '../mailbox/create-mailbox.js';
+import type { Mailbox } from '../mailbox/index.js';
+import { createRunContext, type RunContext } from '../run-context/index.js';
 import { createMemberClient, type MemberClient } from '../runtime/member-client.js';
 import type { MemberStatus, RunEvent, RunStatus, RuntimeState } from '../schema/index.js';
 import { parseInput } from '../state/parse-input.js';
@@ -12,17 +14,11 @@ import {
   transitionRun,
   updateRunState,
 } from '../state/run-state-store.js';
-import {
-  appendRunEvent,
-  type RunEventsRead,
-  readRunEvents,
-  readRunEventsAfter,
-} from '../storage/event-log.js';
+import { type RunEventsRead, readRunEvents, readRunEventsAfter } from '../storage/event-log.js';
 import type { LockOptions } from '../storage/file-lock.js';
-import { storeForHome } from '../storage/home-store.js';
-import { type RunKeys, runKeys } from '../storage/run-keys.js';
 import type { LogCursor, TeamkitStore } from '../storage/teamkit-store.js';
-import { createTaskList, type TaskList } from '../tasklist/index.js';
+import { taskListOfRun } from '../tasklist/create-task-list.js';
+import type { TaskList } from '../tasklist/index.js';
 
 /** Where a run lives and the seams every part of its handle shares. */
 export interface OpenRunOptions {
@@ -30,8 +26,8 @@ export interface OpenRunOptions {
   home: string;
   /** The run's id (a UUID; anything else is `PATH_TRAVERSAL`). */
   runId: string;
-  /** Where state lives; defaults to the file store rooted at `home`. */
-  store?: TeamkitStore;
+  /** Where state lives: the store the front door chose (file, memory, NATS); required. */
+  store: TeamkitStore;
   /** The clock, in epoch ms; defaults to `Date.now`. */
   now?: () => number;
   /** Id generator for messages; defaults to `crypto.randomUUID`. */
@@ -68,13 +64,11 @@ export interface RunEventsAccess {
   readAfter(cursor?: LogCursor): Promise<RunEventsRead>;
 }
 
-/** One run with its seams bound once: keys, mailbox, tasks, state, events, member clients. */
-export interface RunHandle {
-  readonly home: string;
-  readonly runId: string;
-  /** The run's store keys. */
-  readonly keys: RunKeys;
-  readonly store: TeamkitStore;
+/**
+ * One run with its seams bound once: keys, store, clock and lock tuning (what the mailbox
+ * and task list work with), the mailbox, tasks, state, events and member clients.
+ */
+export interface RunHandle extends RunContext {
   readonly mailbox: Mailbox;
   readonly tasks: TaskList;
   readonly state: RunStateAccess;
@@ -96,40 +90,29 @@ const OpenRunFieldsSchema = z.object({
  */
 export function openRun(options: OpenRunOptions): RunHandle {
   parseInput(OpenRunFieldsSchema, options, 'the run options');
-  const { home, runId } = options;
-  const keys = runKeys(runId);
-  const store = options.store ?? storeForHome(home, options.lock);
-  const now = options.now ?? Date.now;
+  const run = createRunContext(options);
+  const { home, runId, keys, store, now } = run;
   const actor = options.actor ?? 'teamkit';
-  const seams = {
-    home,
-    runId,
-    store,
-    now,
-    ...(options.lock === undefined ? {} : { lock: options.lock }),
-  };
-  const stateOptions = {
-    store,
-    now,
-    actor,
-    ...(options.lock === undefined ? {} : { lock: options.lock }),
-  };
+  const lock = options.lock === undefined ? {} : { lock: options.lock };
+  const stateOptions = { store, now, actor, ...lock };
   let mailbox: Mailbox | undefined;
   let tasks: TaskList | undefined;
-  return {
+  const handle: RunHandle = {
     home,
     runId,
     keys,
     store,
+    now,
+    lock: run.lock,
+    readState: run.readState,
+    writableState: run.writableState,
+    logEvent: run.logEvent,
     get mailbox() {
-      mailbox ??= createMailbox({
-        ...seams,
-        ...(options.newId === undefined ? {} : { newId: options.newId }),
-      });
+      mailbox ??= mailboxOfRun(handle, options.newId);
       return mailbox;
     },
     get tasks() {
-      tasks ??= createTaskList(seams);
+      tasks ??= taskListOfRun(handle);
       return tasks;
     },
     state: {
@@ -141,21 +124,20 @@ export function openRun(options: OpenRunOptions): RunHandle {
         transitionMember(home, runId, member, to, { ...stateOptions, ...transition }),
     },
     events: {
-      append: (type, ids = [], data) =>
-        appendRunEvent(
-          store,
-          keys.events,
-          { runId, actor, type, ids: [...ids], ...(data === undefined ? {} : { data }) },
-          now,
-        ),
+      append: (type, ids = [], data) => run.logEvent(actor, type, ids, data),
       read: () => readRunEvents(store, keys.events),
       readAfter: (cursor) => readRunEventsAfter(store, keys.events, cursor),
     },
     member: (name) =>
       createMemberClient({
-        ...seams,
+        home,
+        runId,
+        store,
+        now,
+        ...lock,
         member: name,
         ...(options.newId === undefined ? {} : { newId: options.newId }),
       }),
   };
+  return handle;
 }

@@ -1,4 +1,5 @@
 import type { SettingsValues } from '../registry/index.js';
+import { openRun, type RunHandle } from '../run-handle/index.js';
 import type { RunMember, TeamSpecInput } from '../schema/index.js';
 import {
   findMember,
@@ -7,7 +8,7 @@ import {
   readRunState,
   requireLead,
 } from '../state/index.js';
-import { type LockOptions, storeForHome, type TeamkitStore } from '../storage/index.js';
+import type { LockOptions, TeamkitStore } from '../storage/index.js';
 import type { TmuxRunner } from '../tmux/index.js';
 import { createDelivery, type DeliveryReport } from './internal/delivery.js';
 import { createRecovery } from './internal/recovery.js';
@@ -70,7 +71,8 @@ export interface TeamRuntimeOptions {
   resumeOnStart?: boolean;
   /** Settings that win over the config files (tests, embedders with their own config). */
   settings?: Partial<SettingsValues>;
-  store?: TeamkitStore;
+  /** Where the run's state lives (required: the front door chose it). */
+  store: TeamkitStore;
   now?: () => number;
   /** Lock tuning; `timeoutMs` defaults to the `lock.timeoutMs` setting. */
   lock?: LockOptions;
@@ -82,6 +84,10 @@ export interface TeamRuntimeOptions {
 export interface TeamRuntime {
   readonly home: string;
   readonly host: TeamHostV1;
+  /** The store the runtime was given: where its runs live. */
+  readonly store: TeamkitStore;
+  /** Run `runId` on the runtime's store and lock tuning, acting as `actor` (default `runtime`). */
+  run(runId: string, options?: { actor?: string }): RunHandle;
   /** Resolves a team (id through the registry, or an inline spec), creates the run and spawns its members. */
   startRun(team: string | TeamSpecInput, options?: StartRunOptions): Promise<StartRunResult>;
   /** The client of an authenticated member; the host decides who the caller is. */
@@ -135,7 +141,7 @@ export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<Te
     timeoutMs: (await loadRuntimeSettings(shared))['lock.timeoutMs'],
     ...options.lock,
   };
-  const store = options.store ?? storeForHome(home, lock);
+  const { store } = options;
   const ctx = createRuntimeContext({
     ...shared,
     host,
@@ -165,6 +171,9 @@ export async function createTeamRuntime(options: TeamRuntimeOptions): Promise<Te
   const runtime: TeamRuntime = {
     home,
     host,
+    store,
+    run: (runId, runOptions = {}) =>
+      openRun({ home, runId, store, now, lock, actor: runOptions.actor ?? 'runtime' }),
     startRun: (team, startOptions = {}) => startRun(ctx, { spawner, stopper }, team, startOptions),
     member(runId, member) {
       return createMemberClient({ home, runId, member, ...seams });

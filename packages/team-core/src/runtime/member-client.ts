@@ -54,7 +54,8 @@ export interface MemberClientOptions {
    * the lead's rights): set by the host (session, process environment), never by an agent.
    */
   member: string;
-  store?: TeamkitStore;
+  /** Where the run's state lives (required: the front door chose it). */
+  store: TeamkitStore;
   /** The git seam for recording task work and bringing worktrees up to date. */
   git?: GitRunner;
   now?: () => number;
@@ -172,9 +173,13 @@ export function createMemberClient(options: MemberClientOptions): MemberClient {
   };
   const readState = () => readRunState(home, runId, stateOptions);
   let artifacts: RunArtifacts | undefined;
-  // The artifacts' keyed store is opened on first use only.
   const runArtifacts = () => {
-    artifacts ??= createRunArtifacts({ home, runId, ...(options.now ? { now: options.now } : {}) });
+    artifacts ??= createRunArtifacts({
+      home,
+      runId,
+      store: options.store,
+      ...(options.now ? { now: options.now } : {}),
+    });
     return artifacts;
   };
 
@@ -185,7 +190,15 @@ export function createMemberClient(options: MemberClientOptions): MemberClient {
     mailbox,
     stateOptions: { ...stateOptions, ...(options.newId ? { newId: options.newId } : {}) },
   };
-  const goals = goalOperations({ home, runId, caller: member, tasks, git, stateOptions });
+  const goals = goalOperations({
+    home,
+    runId,
+    caller: member,
+    tasks,
+    git,
+    stateOptions,
+    store: options.store,
+  });
 
   // A task whose blockers are done starts from their work: it is merged into the owner's
   // worktree first; a conflict blocks the task with the reason instead of failing silently.

@@ -9,7 +9,7 @@ import {
   setRunGoal,
   waiveCriterion,
 } from '../state/index.js';
-import { storeForHome, type TeamkitStore } from '../storage/index.js';
+import type { TeamkitStore } from '../storage/index.js';
 import type { TaskList } from '../tasklist/index.js';
 import { resolveCommit } from '../worktree/git-merge.js';
 import type { GitRunner } from '../worktree/git-runner.js';
@@ -29,8 +29,8 @@ export interface GoalParts {
   tasks: TaskList;
   git: GitRunner;
   stateOptions: StateOptions;
-  /** The keyed store holding the run's event log (message ids are checked there). */
-  store?: TeamkitStore;
+  /** The store holding the run's event log (message ids are checked there). */
+  store: TeamkitStore;
 }
 
 function notFound(kind: EvidenceKind, ref: string, why: string): TeamkitError {
@@ -42,7 +42,7 @@ function notFound(kind: EvidenceKind, ref: string, why: string): TeamkitError {
 async function resolveMessageId(parts: GoalParts, ref: string): Promise<string> {
   const wanted = ref.toLowerCase();
   if (!/^[0-9a-f-]{4,36}$/.test(wanted)) throw notFound('message', ref, 'not a message id');
-  const store = parts.store ?? storeForHome(parts.home);
+  const { store } = parts;
   const { events } = await readRunLog(store, parts.runId);
   const ids = new Set(
     events

@@ -1,7 +1,6 @@
 import { isSignallablePid, START_TOLERANCE_MS } from '../processes/check-recorded-process.js';
 import { readProcessFacts } from '../processes/process-facts.js';
 import { type MemberPresence, MemberPresenceSchema } from '../schema/member-presence.js';
-import { storeForHome } from '../storage/home-store.js';
 import { runKeys } from '../storage/run-keys.js';
 import { putDocument, readDocument } from '../storage/store-documents.js';
 import type { TeamkitStore } from '../storage/teamkit-store.js';
@@ -16,16 +15,13 @@ import type { TeamkitStore } from '../storage/teamkit-store.js';
  */
 export type WaitingMarker = MemberPresence;
 
-const storeOf = (home: string, store: TeamkitStore | undefined) => store ?? storeForHome(home);
-
 /** Records that `pid` (default: this process) is waiting for mail as `member`; returns a function that clears it. */
 export async function markWaiting(
-  home: string,
   runId: string,
   member: string,
-  options: { pid?: number; handoff: boolean; store?: TeamkitStore },
+  options: { pid?: number; handoff: boolean; store: TeamkitStore },
 ): Promise<() => Promise<void>> {
-  const store = storeOf(home, options.store);
+  const { store } = options;
   const key = runKeys(runId).presence(member);
   const marker: WaitingMarker = {
     version: 1,
@@ -43,17 +39,12 @@ export async function markWaiting(
 
 /** The member's presence when its process is still alive; `undefined` otherwise or when unreadable. */
 export async function readWaitingMarker(
-  home: string,
   runId: string,
   member: string,
-  store?: TeamkitStore,
+  store: TeamkitStore,
 ): Promise<WaitingMarker | undefined> {
   try {
-    const stored = await readDocument(
-      storeOf(home, store),
-      runKeys(runId).presence(member),
-      MemberPresenceSchema,
-    );
+    const stored = await readDocument(store, runKeys(runId).presence(member), MemberPresenceSchema);
     return stored !== undefined && isWriterAlive(stored.value) ? stored.value : undefined;
   } catch {
     // A corrupt or planted presence file means nobody is known to wait.

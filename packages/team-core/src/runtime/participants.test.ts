@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
 import { TeamSpecSchema } from '../schema/index.js';
 import { addMember, readRunState } from '../state/index.js';
+import { createFileStore } from '../storage/index.js';
 import { createRunFixture, type RunFixture } from '../test-support/run-fixture.js';
 import { createMemberClient } from './member-client.js';
 
@@ -14,7 +15,12 @@ afterEach(async () => {
 });
 
 const client = (member: string) =>
-  createMemberClient({ home: fixture.home, runId: fixture.runId, member });
+  createMemberClient({
+    store: createFileStore({ root: fixture.home }),
+    home: fixture.home,
+    runId: fixture.runId,
+    member,
+  });
 
 async function refusal(promise: Promise<unknown>): Promise<string> {
   try {
@@ -85,11 +91,20 @@ describe('the user as a participant', () => {
   });
 
   it('is never a roster member: not spawned, counted, or nameable by a team', async () => {
-    const state = await readRunState(fixture.home, fixture.runId);
+    const state = await readRunState(fixture.home, fixture.runId, {
+      store: createFileStore({ root: fixture.home }),
+    });
     expect(state.members.map((member) => member.name)).not.toContain('user');
-    expect(await refusal(addMember(fixture.home, fixture.runId, { name: 'user', role: 'x' }))).toBe(
-      'INVALID_INPUT',
-    );
+    expect(
+      await refusal(
+        addMember(
+          fixture.home,
+          fixture.runId,
+          { name: 'user', role: 'x' },
+          { store: createFileStore({ root: fixture.home }) },
+        ),
+      ),
+    ).toBe('INVALID_INPUT');
     for (const reserved of ['user', 'teamkit']) {
       const parsed = TeamSpecSchema.safeParse({
         id: 'team',
@@ -144,7 +159,9 @@ describe('shutdown requests', () => {
         ['writer-2', 'shutdown_rejected', expect.any(String)],
       ]),
     );
-    const state = await readRunState(fixture.home, fixture.runId);
+    const state = await readRunState(fixture.home, fixture.runId, {
+      store: createFileStore({ root: fixture.home }),
+    });
     expect(state.members.find((member) => member.name === 'writer')?.status).toBe(
       'shutdown_approved',
     );

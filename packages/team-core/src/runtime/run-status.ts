@@ -7,7 +7,6 @@ import {
   type LockOptions,
   readRunEvents,
   runKeys,
-  storeForHome,
   type TeamkitStore,
 } from '../storage/index.js';
 import { createTaskList } from '../tasklist/index.js';
@@ -53,7 +52,8 @@ export interface RunStatusReport {
 export interface RunStatusOptions {
   home: string;
   runId: string;
-  store?: TeamkitStore;
+  /** Where the run's state lives (required: the front door chose it). */
+  store: TeamkitStore;
   now?: () => number;
   lock?: LockOptions;
   /** How many of the newest events to include (default 20). */
@@ -62,7 +62,7 @@ export interface RunStatusOptions {
 
 /** Reads run state, tasks, unread counts and the event log into one report; it writes nothing. */
 export async function collectRunStatus(options: RunStatusOptions): Promise<RunStatusReport> {
-  const store = options.store ?? storeForHome(options.home);
+  const { store } = options;
   const seams = {
     home: options.home,
     runId: options.runId,

@@ -22,7 +22,7 @@ export interface SessionMember {
 export async function findSessionMember(
   home: string,
   sessionId: string,
-  options: StateOptions = {},
+  options: StateOptions,
 ): Promise<SessionMember | undefined> {
   const { runs } = await listRuns(home, options);
   for (const state of [...runs].reverse()) {

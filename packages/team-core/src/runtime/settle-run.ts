@@ -15,7 +15,8 @@ export interface SettleRunOptions {
   runId: string;
   /** Whether the lead's process has ended (the host knows; the state cannot say). */
   leadEnded: boolean;
-  store?: TeamkitStore;
+  /** Where the run's state lives (required: the front door chose it). */
+  store: TeamkitStore;
   now?: () => number;
   lock?: LockOptions;
   /** Recorded in the event log; default `teamkit`. */
@@ -33,7 +34,7 @@ export interface SettleRunOptions {
 export async function settleRun(options: SettleRunOptions): Promise<CompleteRunResult> {
   const { home, runId } = options;
   const stateOptions: StateOptions = {
-    ...(options.store === undefined ? {} : { store: options.store }),
+    store: options.store,
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.lock === undefined ? {} : { lock: options.lock }),
     actor: options.actor ?? TEAMKIT_SENDER,
@@ -43,7 +44,7 @@ export async function settleRun(options: SettleRunOptions): Promise<CompleteRunR
   const mailbox = createMailbox({
     home,
     runId,
-    ...(options.store === undefined ? {} : { store: options.store }),
+    store: options.store,
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.lock === undefined ? {} : { lock: options.lock }),
   });

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { sourceNodeArgs } from '@teamkit/repo-testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RuntimeStateSchema } from '../schema/runtime-state.js';
+import { createFileStore } from '../storage/index.js';
 import { runPaths } from '../storage/teamkit-home.js';
 import { makeTempFolder } from '../test-support/temp-folder.js';
 import { startMember } from './run-bounds.js';
@@ -56,14 +57,24 @@ describe('SIGKILL during a transition', () => {
   });
 
   it('leaves a readable, legal state that the next writer can change', async () => {
-    const created = await createRunState(home, {
-      spec: makeSpec(['writer']),
-      teamSource: { scope: 'inline' },
-      hostId: 'test',
-    });
+    const created = await createRunState(
+      home,
+      {
+        spec: makeSpec(['writer']),
+        teamSource: { scope: 'inline' },
+        hostId: 'test',
+      },
+      { store: createFileStore({ root: home }) },
+    );
     const runId = created.runId;
-    await transitionRun(home, runId, 'active');
-    await startMember(home, runId, 'writer', { sessionId: 's-writer' });
+    await transitionRun(home, runId, 'active', { store: createFileStore({ root: home }) });
+    await startMember(
+      home,
+      runId,
+      'writer',
+      { sessionId: 's-writer' },
+      { store: createFileStore({ root: home }) },
+    );
     let completed = 0;
     for (const killAfter of [3, 17, 40]) {
       const { child, seen } = await runUntilStep(home, runId, killAfter);
@@ -83,10 +94,14 @@ describe('SIGKILL during a transition', () => {
       completed = state.counters.turns;
       const next = state.members[1]?.status === 'running' ? 'idle' : 'running';
       const after = await transitionMember(home, runId, 'writer', next, {
+        store: createFileStore({ root: home }),
         lock: { staleMs: 2_000, timeoutMs: 30_000 },
       });
       expect(after.members[1]?.status).toBe(next);
-      expect((await readRunState(home, runId)).members[1]?.status).toBe(next);
+      expect(
+        (await readRunState(home, runId, { store: createFileStore({ root: home }) })).members[1]
+          ?.status,
+      ).toBe(next);
     }
     const leftovers = (await readdir(runPaths(home, runId).root)).filter(
       (name) =>

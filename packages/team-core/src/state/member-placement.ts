@@ -20,7 +20,7 @@ export async function placeMembers(
   runId: string,
   members: readonly string[],
   machine: string,
-  options: StateOptions = {},
+  options: StateOptions,
 ): Promise<RuntimeState> {
   if (!MACHINE_ID.test(machine)) {
     throw new TeamkitError('INVALID_INPUT', `"${machine}" is not a machine id.`, {

@@ -59,9 +59,9 @@ export async function requestPermission(
   home: string,
   runId: string,
   input: PermissionRequestInput,
-  options: PermissionOptions = {},
+  options: PermissionOptions,
 ): Promise<PermissionRequest> {
-  const { now } = resolveStateOptions(home, options);
+  const { now } = resolveStateOptions(options);
   parseInput(PermissionRequestInputSchema, input, 'the permission request');
   const request: PermissionRequest = {
     id: (options.newId ?? randomUUID)(),
@@ -95,9 +95,9 @@ export async function decidePermission(
   runId: string,
   requestId: string,
   decision: PermissionDecision,
-  options: StateOptions = {},
+  options: StateOptions,
 ): Promise<PermissionRequest> {
-  const { now } = resolveStateOptions(home, options);
+  const { now } = resolveStateOptions(options);
   parseInput(z.string(), requestId, 'the request id');
   parseInput(PermissionDecisionSchema, decision, 'the decision');
   let decided: PermissionRequest | undefined;

@@ -146,9 +146,9 @@ export async function resumeRun(
   home: string,
   runId: string,
   liveness: LivenessProbe,
-  options: ResumeOptions = {},
+  options: ResumeOptions,
 ): Promise<RunResumeReport> {
-  const { now } = resolveStateOptions(home, options);
+  const { now } = resolveStateOptions(options);
   const state = await readRunState(home, runId, options);
   if (options.hostId !== undefined && state.hostId !== options.hostId) {
     throw new TeamkitError(
@@ -291,7 +291,7 @@ export async function resumeRun(
 export async function resumeAll(
   home: string,
   liveness: LivenessProbe,
-  options: ResumeOptions = {},
+  options: ResumeOptions,
 ): Promise<ResumeAllReport> {
   const listing = await listRuns(home, options);
   const report: ResumeAllReport = {

@@ -110,9 +110,9 @@ export async function recordTurn(
   home: string,
   runId: string,
   member: string,
-  options: StateOptions = {},
+  options: StateOptions,
 ): Promise<RuntimeState> {
-  const { now } = resolveStateOptions(home, options);
+  const { now } = resolveStateOptions(options);
   parseInput(MemberArgument, member, 'the member name');
   return updateRunState(
     home,
@@ -146,9 +146,9 @@ export async function startMember(
   runId: string,
   member: string,
   input: StartMemberInput,
-  options: StateOptions = {},
+  options: StateOptions,
 ): Promise<RuntimeState> {
-  const { now } = resolveStateOptions(home, options);
+  const { now } = resolveStateOptions(options);
   parseInput(MemberArgument, member, 'the member name');
   const { sessionId, machine } = parseInput(StartMemberInputSchema, input, 'the start');
   return updateRunState(
@@ -183,9 +183,9 @@ export async function addMember(
   home: string,
   runId: string,
   input: AddMemberInput,
-  options: StateOptions = {},
+  options: StateOptions,
 ): Promise<RuntimeState> {
-  const { now } = resolveStateOptions(home, options);
+  const { now } = resolveStateOptions(options);
   const checked = parseInput(AddMemberInputSchema, input, 'the new member');
   const name = parseInput(MemberNameSchema, checked.name, 'the new member name');
   return updateRunState(

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
-import { readRunEvents, storeForHome } from '../storage/index.js';
+import { createFileStore, readRunEvents } from '../storage/index.js';
 import { makeTempFolder } from '../test-support/temp-folder.js';
 import { completeRun, decideRunCompletion } from './run-completion.js';
 import {
@@ -36,21 +36,32 @@ describe('a run that finishes', () => {
   let runId: string;
 
   async function start(goal?: { text: string; criteria?: string[] }) {
-    const state = await createRunState(home, {
-      spec: makeSpec(['writer', 'tester']),
-      teamSource: { scope: 'inline' },
-      hostId: 'test',
-      ...(goal === undefined ? {} : { goal }),
-    });
+    const state = await createRunState(
+      home,
+      {
+        spec: makeSpec(['writer', 'tester']),
+        teamSource: { scope: 'inline' },
+        hostId: 'test',
+        ...(goal === undefined ? {} : { goal }),
+      },
+      { store: createFileStore({ root: home }) },
+    );
     runId = state.runId;
-    await transitionRun(home, runId, 'active');
+    await transitionRun(home, runId, 'active', { store: createFileStore({ root: home }) });
     for (const name of ['lead', 'writer', 'tester'])
-      await transitionMember(home, runId, name, 'running', { sessionId: `s-${name}` });
+      await transitionMember(home, runId, name, 'running', {
+        store: createFileStore({ root: home }),
+        sessionId: `s-${name}`,
+      });
   }
 
   async function shutDown(name: string) {
-    await transitionMember(home, runId, name, 'shutdown_approved');
-    await transitionMember(home, runId, name, 'terminated');
+    await transitionMember(home, runId, name, 'shutdown_approved', {
+      store: createFileStore({ root: home }),
+    });
+    await transitionMember(home, runId, name, 'terminated', {
+      store: createFileStore({ root: home }),
+    });
   }
 
   beforeEach(async () => {
@@ -61,14 +72,42 @@ describe('a run that finishes', () => {
   it('stays working while a member works or the lead runs, then completes with the lead terminated', async () => {
     await start();
     await shutDown('writer');
-    expect((await completeRun(home, runId, { leadEnded: true })).outcome).toBe('working');
-    await transitionMember(home, runId, 'tester', 'errored', { reason: 'crashed' });
-    expect((await completeRun(home, runId, { leadEnded: false })).outcome).toBe('working');
-    expect((await readRunState(home, runId)).status).toBe('active');
+    expect(
+      (
+        await completeRun(
+          home,
+          runId,
+          { leadEnded: true },
+          { store: createFileStore({ root: home }) },
+        )
+      ).outcome,
+    ).toBe('working');
+    await transitionMember(home, runId, 'tester', 'errored', {
+      store: createFileStore({ root: home }),
+      reason: 'crashed',
+    });
+    expect(
+      (
+        await completeRun(
+          home,
+          runId,
+          { leadEnded: false },
+          { store: createFileStore({ root: home }) },
+        )
+      ).outcome,
+    ).toBe('working');
+    expect(
+      (await readRunState(home, runId, { store: createFileStore({ root: home }) })).status,
+    ).toBe('active');
 
-    const result = await completeRun(home, runId, { leadEnded: true });
+    const result = await completeRun(
+      home,
+      runId,
+      { leadEnded: true },
+      { store: createFileStore({ root: home }) },
+    );
     expect(result).toMatchObject({ outcome: 'complete', changed: true });
-    const state = await readRunState(home, runId);
+    const state = await readRunState(home, runId, { store: createFileStore({ root: home }) });
     expect(state.status).toBe('completed');
     expect(state.completedAt).toBeTypeOf('number');
     expect(state.members.map((member) => [member.name, member.status])).toEqual([
@@ -76,17 +115,31 @@ describe('a run that finishes', () => {
       ['writer', 'terminated'],
       ['tester', 'errored'],
     ]);
-    const { events } = await readRunEvents(storeForHome(home), runKeysOf(runId).events);
+    const { events } = await readRunEvents(
+      createFileStore({ root: home }),
+      runKeysOf(runId).events,
+    );
     expect(
       events.some((event) => event.type === 'run.status' && event.data?.to === 'completed'),
     ).toBe(true);
     // Completed is not working: a second look changes nothing, and the run takes no work.
-    expect(await completeRun(home, runId, { leadEnded: true })).toMatchObject({
+    expect(
+      await completeRun(
+        home,
+        runId,
+        { leadEnded: true },
+        { store: createFileStore({ root: home }) },
+      ),
+    ).toMatchObject({
       outcome: 'not-working',
       changed: false,
     });
-    expect(await refusal(transitionRun(home, runId, 'active'))).toBe('INVALID_TRANSITION');
-    await transitionRun(home, runId, 'deleting');
+    expect(
+      await refusal(
+        transitionRun(home, runId, 'active', { store: createFileStore({ root: home }) }),
+      ),
+    ).toBe('INVALID_TRANSITION');
+    await transitionRun(home, runId, 'deleting', { store: createFileStore({ root: home }) });
   });
 
   it('does not quietly end with a criterion unmet; evidence or a waiver lets it complete', async () => {
@@ -94,44 +147,98 @@ describe('a run that finishes', () => {
     await shutDown('writer');
     await shutDown('tester');
 
-    const first = await completeRun(home, runId, { leadEnded: false });
+    const first = await completeRun(
+      home,
+      runId,
+      { leadEnded: false },
+      { store: createFileStore({ root: home }) },
+    );
     expect(first).toMatchObject({ outcome: 'unmet', changed: true });
     if (first.outcome !== 'unmet') throw new Error('unmet expected');
     expect(first.unmet.map((criterion) => criterion.id)).toEqual(['1', '2']);
-    const reason = (await readRunState(home, runId)).statusReason ?? '';
+    const reason =
+      (await readRunState(home, runId, { store: createFileStore({ root: home }) })).statusReason ??
+      '';
     expect(reason).toContain('1 (parses the empty input); 2 (has tests)');
     // Asked again with nothing new: the same reason, so nobody is told twice.
-    expect(await completeRun(home, runId, { leadEnded: true })).toMatchObject({
+    expect(
+      await completeRun(
+        home,
+        runId,
+        { leadEnded: true },
+        { store: createFileStore({ root: home }) },
+      ),
+    ).toMatchObject({
       outcome: 'unmet',
       changed: false,
     });
-    expect((await readRunState(home, runId)).status).toBe('active');
+    expect(
+      (await readRunState(home, runId, { store: createFileStore({ root: home }) })).status,
+    ).toBe('active');
 
-    await attachEvidence(home, runId, '1', { kind: 'task', ref: '4', by: 'lead' });
-    const narrower = await completeRun(home, runId, { leadEnded: true });
-    expect(narrower).toMatchObject({ outcome: 'unmet', changed: true });
-    expect(await refusal(waiveCriterion(home, runId, '2', { by: 'lead', reason: 'no' }))).toBe(
-      'PERMISSION_DENIED',
+    await attachEvidence(
+      home,
+      runId,
+      '1',
+      { kind: 'task', ref: '4', by: 'lead' },
+      { store: createFileStore({ root: home }) },
     );
-    await waiveCriterion(home, runId, '2', { by: 'user', reason: 'tests come in the next run' });
-    expect(await completeRun(home, runId, { leadEnded: true })).toMatchObject({
+    const narrower = await completeRun(
+      home,
+      runId,
+      { leadEnded: true },
+      { store: createFileStore({ root: home }) },
+    );
+    expect(narrower).toMatchObject({ outcome: 'unmet', changed: true });
+    expect(
+      await refusal(
+        waiveCriterion(
+          home,
+          runId,
+          '2',
+          { by: 'lead', reason: 'no' },
+          { store: createFileStore({ root: home }) },
+        ),
+      ),
+    ).toBe('PERMISSION_DENIED');
+    await waiveCriterion(
+      home,
+      runId,
+      '2',
+      { by: 'user', reason: 'tests come in the next run' },
+      { store: createFileStore({ root: home }) },
+    );
+    expect(
+      await completeRun(
+        home,
+        runId,
+        { leadEnded: true },
+        { store: createFileStore({ root: home }) },
+      ),
+    ).toMatchObject({
       outcome: 'complete',
     });
-    const state = await readRunState(home, runId);
+    const state = await readRunState(home, runId, { store: createFileStore({ root: home }) });
     expect(state.status).toBe('completed');
     expect(state.goal?.criteria[1]?.waived).toMatchObject({ by: 'user' });
     expect(unmetCriteria(state)).toEqual([]);
   });
 
   it('judges a lead working alone only once its process ended', async () => {
-    const state = await createRunState(home, {
-      spec: makeSpec([]),
-      teamSource: { scope: 'inline' },
-      hostId: 'test',
-      goal: { text: 'Solo work', criteria: ['done'] },
+    const state = await createRunState(
+      home,
+      {
+        spec: makeSpec([]),
+        teamSource: { scope: 'inline' },
+        hostId: 'test',
+        goal: { text: 'Solo work', criteria: ['done'] },
+      },
+      { store: createFileStore({ root: home }) },
+    );
+    await transitionRun(home, state.runId, 'active', { store: createFileStore({ root: home }) });
+    const active = await readRunState(home, state.runId, {
+      store: createFileStore({ root: home }),
     });
-    await transitionRun(home, state.runId, 'active');
-    const active = await readRunState(home, state.runId);
     expect(decideRunCompletion(active, { leadEnded: false })).toEqual({ outcome: 'working' });
     expect(decideRunCompletion(active, { leadEnded: true }).outcome).toBe('unmet');
   });
@@ -139,15 +246,39 @@ describe('a run that finishes', () => {
   it('keeps the goal: set once, criteria only added, evidence and waivers never removed', async () => {
     await start();
     expect(
-      await refusal(setRunGoal(home, runId, { text: 'Ship it', criteria: ['x'], by: 'writer' })),
+      await refusal(
+        setRunGoal(
+          home,
+          runId,
+          { text: 'Ship it', criteria: ['x'], by: 'writer' },
+          { store: createFileStore({ root: home }) },
+        ),
+      ),
     ).toBe('NOT_LEAD');
-    await setRunGoal(home, runId, { text: 'Ship it', criteria: ['works'], by: 'lead' });
-    await setRunGoal(home, runId, { text: 'Ship it', criteria: ['documented'], by: 'user' });
-    expect(await refusal(setRunGoal(home, runId, { text: 'Something else', by: 'lead' }))).toBe(
-      'INVALID_TRANSITION',
+    await setRunGoal(
+      home,
+      runId,
+      { text: 'Ship it', criteria: ['works'], by: 'lead' },
+      { store: createFileStore({ root: home }) },
     );
-    await addCriteria(home, runId, ['fast'], 'lead');
-    const goal = (await readRunState(home, runId)).goal;
+    await setRunGoal(
+      home,
+      runId,
+      { text: 'Ship it', criteria: ['documented'], by: 'user' },
+      { store: createFileStore({ root: home }) },
+    );
+    expect(
+      await refusal(
+        setRunGoal(
+          home,
+          runId,
+          { text: 'Something else', by: 'lead' },
+          { store: createFileStore({ root: home }) },
+        ),
+      ),
+    ).toBe('INVALID_TRANSITION');
+    await addCriteria(home, runId, ['fast'], 'lead', { store: createFileStore({ root: home }) });
+    const goal = (await readRunState(home, runId, { store: createFileStore({ root: home }) })).goal;
     expect(
       goal?.criteria.map((criterion) => [criterion.id, criterion.text, criterion.addedBy]),
     ).toEqual([
@@ -156,14 +287,45 @@ describe('a run that finishes', () => {
       ['3', 'fast', 'lead'],
     ]);
     expect(
-      await refusal(attachEvidence(home, runId, '9', { kind: 'task', ref: '1', by: 'lead' })),
+      await refusal(
+        attachEvidence(
+          home,
+          runId,
+          '9',
+          { kind: 'task', ref: '1', by: 'lead' },
+          { store: createFileStore({ root: home }) },
+        ),
+      ),
     ).toBe('UNKNOWN_CRITERION');
     expect(
-      await refusal(attachEvidence(home, runId, '1', { kind: 'task', ref: '1', by: 'writer' })),
+      await refusal(
+        attachEvidence(
+          home,
+          runId,
+          '1',
+          { kind: 'task', ref: '1', by: 'writer' },
+          { store: createFileStore({ root: home }) },
+        ),
+      ),
     ).toBe('NOT_LEAD');
-    await attachEvidence(home, runId, '1', { kind: 'task', ref: '1', by: 'lead' });
-    await attachEvidence(home, runId, '1', { kind: 'task', ref: '1', by: 'lead' });
-    expect((await readRunState(home, runId)).goal?.criteria[0]?.evidence).toHaveLength(1);
+    await attachEvidence(
+      home,
+      runId,
+      '1',
+      { kind: 'task', ref: '1', by: 'lead' },
+      { store: createFileStore({ root: home }) },
+    );
+    await attachEvidence(
+      home,
+      runId,
+      '1',
+      { kind: 'task', ref: '1', by: 'lead' },
+      { store: createFileStore({ root: home }) },
+    );
+    expect(
+      (await readRunState(home, runId, { store: createFileStore({ root: home }) })).goal
+        ?.criteria[0]?.evidence,
+    ).toHaveLength(1);
 
     for (const mutate of [
       (draft: Awaited<ReturnType<typeof readRunState>>) => {
@@ -181,8 +343,14 @@ describe('a run that finishes', () => {
         if (first) first.text = 'works, mostly';
       },
     ]) {
-      expect(await refusal(updateRunState(home, runId, mutate))).toBe('INVALID_INPUT');
+      expect(
+        await refusal(
+          updateRunState(home, runId, mutate, { store: createFileStore({ root: home }) }),
+        ),
+      ).toBe('INVALID_INPUT');
     }
-    expect((await readRunState(home, runId)).goal?.criteria).toHaveLength(3);
+    expect(
+      (await readRunState(home, runId, { store: createFileStore({ root: home }) })).goal?.criteria,
+    ).toHaveLength(3);
   });
 });

@@ -74,9 +74,9 @@ export async function completeRun(
   home: string,
   runId: string,
   facts: CompletionFacts,
-  options: StateOptions = {},
+  options: StateOptions,
 ): Promise<CompleteRunResult> {
-  const { now } = resolveStateOptions(home, options);
+  const { now } = resolveStateOptions(options);
   parseInput(z.object({ leadEnded: z.boolean() }), facts, 'the completion facts');
   let state = await readRunState(home, runId, options);
   const decision = decideRunCompletion(state, facts);

@@ -112,9 +112,9 @@ export async function setRunGoal(
   home: string,
   runId: string,
   input: RunGoalInput,
-  options: StateOptions = {},
+  options: StateOptions,
 ): Promise<RuntimeState> {
-  const { now } = resolveStateOptions(home, options);
+  const { now } = resolveStateOptions(options);
   const checked = parseInput(GoalInputSchema, input, 'the goal');
   return updateRunState(
     home,
@@ -144,9 +144,9 @@ export async function addCriteria(
   runId: string,
   texts: readonly string[],
   by: string,
-  options: StateOptions = {},
+  options: StateOptions,
 ): Promise<RuntimeState> {
-  const { now } = resolveStateOptions(home, options);
+  const { now } = resolveStateOptions(options);
   const checked = parseInput(CriteriaInputSchema, texts, 'the criteria');
   parseInput(z.string(), by, 'who adds them');
   return updateRunState(
@@ -172,9 +172,9 @@ export async function attachEvidence(
   runId: string,
   criterionId: string,
   input: EvidenceInput,
-  options: StateOptions = {},
+  options: StateOptions,
 ): Promise<RuntimeState> {
-  const { now } = resolveStateOptions(home, options);
+  const { now } = resolveStateOptions(options);
   parseInput(z.string(), criterionId, 'the criterion id');
   const checked = parseInput(EvidenceInputSchema, input, 'the evidence');
   return updateRunState(
@@ -212,9 +212,9 @@ export async function waiveCriterion(
   runId: string,
   criterionId: string,
   input: { by: string; reason: string },
-  options: StateOptions = {},
+  options: StateOptions,
 ): Promise<RuntimeState> {
-  const { now } = resolveStateOptions(home, options);
+  const { now } = resolveStateOptions(options);
   parseInput(z.string(), criterionId, 'the criterion id');
   const checked = parseInput(WaiverInputSchema, input, 'the waiver');
   return updateRunState(

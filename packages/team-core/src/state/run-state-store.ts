@@ -69,11 +69,11 @@ export interface RunListing {
  * member of the team `pending`. Fails with `ALREADY_EXISTS` if the run id is taken.
  */
 export async function createRunState(
-  home: string,
+  _home: string,
   input: CreateRunStateInput,
-  options: StateOptions = {},
+  options: StateOptions,
 ): Promise<RuntimeState> {
-  const { store, now, actor } = resolveStateOptions(home, options);
+  const { store, now, actor } = resolveStateOptions(options);
   const checked = parseInput(CreateRunStateInputSchema, input, 'the new run');
   const runId = checked.runId ?? randomUUID();
   const keys = runKeysOf(runId);
@@ -142,11 +142,11 @@ export async function createRunState(
  * that names another run, is `CORRUPT_DOCUMENT` and is left in place, never replaced.
  */
 export async function readRunState(
-  home: string,
+  _home: string,
   runId: string,
-  options: StateOptions = {},
+  options: StateOptions,
 ): Promise<RuntimeState> {
-  const { store } = resolveStateOptions(home, options);
+  const { store } = resolveStateOptions(options);
   const keys = runKeysOf(runId);
   const state = await readStateDocument(store, keys);
   if (state === undefined) throw runNotFound(keys);
@@ -170,12 +170,12 @@ export type RunStateMutation = (
  * result writes nothing.
  */
 export async function updateRunState(
-  home: string,
+  _home: string,
   runId: string,
   mutate: RunStateMutation,
-  options: StateOptions = {},
+  options: StateOptions,
 ): Promise<RuntimeState> {
-  const { store, now, actor } = resolveStateOptions(home, options);
+  const { store, now, actor } = resolveStateOptions(options);
   parseInput(MutationArgument, mutate, 'the mutation');
   const keys = runKeysOf(runId);
   return updateStateDocument(store, keys, {
@@ -208,7 +208,7 @@ export async function transitionRun(
   home: string,
   runId: string,
   to: RunStatus,
-  options: TransitionOptions = {},
+  options: TransitionOptions,
 ): Promise<RuntimeState> {
   parseInput(RunStatusArgument, to, 'the run status');
   return updateRunState(
@@ -241,9 +241,9 @@ export async function transitionMember(
   runId: string,
   member: string,
   to: MemberStatus,
-  options: MemberTransitionOptions = {},
+  options: MemberTransitionOptions,
 ): Promise<RuntimeState> {
-  const { now } = resolveStateOptions(home, options);
+  const { now } = resolveStateOptions(options);
   parseInput(MemberArgument, member, 'the member name');
   parseInput(MemberStatusArgument, to, 'the member status');
   return updateRunState(
@@ -269,8 +269,8 @@ export async function transitionMember(
  * files (also one naming another run) are reported in `problems` and folders without
  * state in `incomplete`.
  */
-export async function listRuns(home: string, options: StateOptions = {}): Promise<RunListing> {
-  const { store } = resolveStateOptions(home, options);
+export async function listRuns(_home: string, options: StateOptions): Promise<RunListing> {
+  const { store } = resolveStateOptions(options);
   const listing: RunListing = { runs: [], problems: [], incomplete: [] };
   for (const runId of await listRunIds(store)) {
     const keys = runKeysOf(runId);

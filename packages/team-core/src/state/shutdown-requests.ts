@@ -39,9 +39,9 @@ export async function requestShutdown(
   home: string,
   runId: string,
   input: { member: string; requester: string; reason?: string },
-  options: ShutdownRequestOptions = {},
+  options: ShutdownRequestOptions,
 ): Promise<RuntimeState> {
-  const { now } = resolveStateOptions(home, options);
+  const { now } = resolveStateOptions(options);
   parseInput(ShutdownRequestInputSchema, input, 'the shutdown request');
   const id = (options.newId ?? randomUUID)();
   return updateRunState(
@@ -74,9 +74,9 @@ export async function answerShutdown(
   runId: string,
   member: string,
   answer: { approve: boolean; reason?: string },
-  options: StateOptions = {},
+  options: StateOptions,
 ): Promise<RuntimeState> {
-  const { now } = resolveStateOptions(home, options);
+  const { now } = resolveStateOptions(options);
   parseInput(MemberArgument, member, 'the member name');
   parseInput(ShutdownAnswerSchema, answer, 'the answer');
   return updateRunState(

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MEMBER_STATUSES, RUN_STATUSES } from '../schema/runtime-state.js';
 import { TeamPolicySchema } from '../schema/team-spec.js';
+import type { TeamkitStore } from '../storage/teamkit-store.js';
 
 // The shapes the run state functions accept. They check types and what the code touches
 // directly; the state schema checks the stored result of every change.
@@ -107,7 +108,20 @@ export const PermissionDecisionSchema = z.object({
 });
 
 /** The data fields of state options (the seams are taken as given). */
+/**
+ * The store a call works on: required, and checked to be one (`INVALID_INPUT` otherwise),
+ * since no default is taken for a home.
+ */
+export const StoreArgument = z.custom<TeamkitStore>(
+  (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { read?: unknown }).read === 'function',
+  { message: 'the store that holds the run (a TeamkitStore) is required' },
+);
+
 export const StateOptionFieldsSchema = z.object({
+  store: StoreArgument,
   actor: z.string().min(1).max(200).optional(),
   reason: z.string().optional(),
   sessionId: z.string().optional(),

@@ -1,13 +1,12 @@
 import type { LockOptions } from '../storage/file-lock.js';
-import { storeForHome } from '../storage/home-store.js';
 import type { TeamkitStore } from '../storage/teamkit-store.js';
 import { parseInput } from './parse-input.js';
 import { StateOptionFieldsSchema } from './state-inputs.js';
 
 /** What every state function may be given: the store, the clock, lock tuning, the actor. */
 export interface StateOptions {
-  /** Where state lives; defaults to the file store rooted at the Teamkit home. */
-  store?: TeamkitStore;
+  /** Where state lives: the store the caller's front door chose (file, memory, NATS). */
+  store: TeamkitStore;
   /** The clock, in ms since the epoch; defaults to `Date.now`. */
   now?: () => number;
   /** Tuning for the locks the store takes on behalf of the call. */
@@ -17,13 +16,10 @@ export interface StateOptions {
 }
 
 /**
- * @internal Resolves the defaults of {@link StateOptions} for the run home `home`,
+ * @internal Resolves the defaults of {@link StateOptions},
  * refusing option fields of the wrong type (`INVALID_INPUT`).
  */
-export function resolveStateOptions(
-  home: string,
-  options: StateOptions = {},
-): {
+export function resolveStateOptions(options: StateOptions): {
   store: TeamkitStore;
   now: () => number;
   lock: LockOptions | undefined;
@@ -31,7 +27,7 @@ export function resolveStateOptions(
 } {
   parseInput(StateOptionFieldsSchema, options, 'the options');
   return {
-    store: options.store ?? storeForHome(home, options.lock),
+    store: options.store,
     now: options.now ?? Date.now,
     lock: options.lock,
     actor: options.actor ?? 'teamkit',

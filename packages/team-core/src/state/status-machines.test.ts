@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
 import { MEMBER_STATUSES, RUN_STATUSES } from '../schema/runtime-state.js';
+import { createFileStore } from '../storage/index.js';
 import { makeTempFolder } from '../test-support/temp-folder.js';
 import {
   createRunState,
@@ -77,16 +78,22 @@ describe('status machines on real state files (property)', () => {
       fc.asyncProperty(
         fc.array(fc.constantFrom(...RUN_STATUSES), { maxLength: 8 }),
         async (moves) => {
-          const state = await createRunState(home, {
-            spec: makeSpec([]),
-            teamSource: { scope: 'inline' },
-            hostId: 'test',
-          });
+          const state = await createRunState(
+            home,
+            {
+              spec: makeSpec([]),
+              teamSource: { scope: 'inline' },
+              hostId: 'test',
+            },
+            { store: createFileStore({ root: home }) },
+          );
           let expected = state.status;
           for (const to of moves) {
             const allowed = to === expected || canTransitionRun(expected, to);
             try {
-              await transitionRun(home, state.runId, to);
+              await transitionRun(home, state.runId, to, {
+                store: createFileStore({ root: home }),
+              });
               expect(allowed).toBe(true);
               expected = to;
             } catch (error) {
@@ -96,7 +103,10 @@ describe('status machines on real state files (property)', () => {
                   isTeamkitError(error, 'RUN_NOT_ACTIVE'),
               ).toBe(true);
             }
-            expect((await readRunState(home, state.runId)).status).toBe(expected);
+            expect(
+              (await readRunState(home, state.runId, { store: createFileStore({ root: home }) }))
+                .status,
+            ).toBe(expected);
           }
         },
       ),
@@ -109,24 +119,34 @@ describe('status machines on real state files (property)', () => {
       fc.asyncProperty(
         fc.array(fc.constantFrom(...MEMBER_STATUSES), { maxLength: 10 }),
         async (moves) => {
-          const state = await createRunState(home, {
-            spec: makeSpec(['worker']),
-            teamSource: { scope: 'inline' },
-            hostId: 'test',
+          const state = await createRunState(
+            home,
+            {
+              spec: makeSpec(['worker']),
+              teamSource: { scope: 'inline' },
+              hostId: 'test',
+            },
+            { store: createFileStore({ root: home }) },
+          );
+          await transitionRun(home, state.runId, 'active', {
+            store: createFileStore({ root: home }),
           });
-          await transitionRun(home, state.runId, 'active');
           let expected: (typeof MEMBER_STATUSES)[number] = 'pending';
           for (const to of moves) {
             const allowed = to === expected || canTransitionMember(expected, to);
             try {
-              await transitionMember(home, state.runId, 'worker', to);
+              await transitionMember(home, state.runId, 'worker', to, {
+                store: createFileStore({ root: home }),
+              });
               expect(allowed).toBe(true);
               expected = to;
             } catch (error) {
               expect(allowed).toBe(false);
               expect(isTeamkitError(error, 'INVALID_TRANSITION')).toBe(true);
             }
-            const after = await readRunState(home, state.runId);
+            const after = await readRunState(home, state.runId, {
+              store: createFileStore({ root: home }),
+            });
             expect(after.members.find((m) => m.name === 'worker')?.status).toBe(expected);
           }
         },

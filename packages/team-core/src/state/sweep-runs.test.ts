@@ -1,6 +1,7 @@
 import { mkdir, readdir, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFileStore } from '../storage/index.js';
 import { runPaths } from '../storage/teamkit-home.js';
 import { makeTempFolder } from '../test-support/temp-folder.js';
 import { createRunState, listRuns, transitionRun } from './run-state-store.js';
@@ -21,10 +22,13 @@ describe('sweepRuns', () => {
       const state = await createRunState(
         home,
         { spec: makeSpec(['writer']), teamSource: { scope: 'inline' }, hostId: 'test' },
-        { now: clock.now },
+        { store: createFileStore({ root: home }), now: clock.now },
       );
       for (const to of path)
-        await transitionRun(home, state.runId, to as never, { now: clock.now });
+        await transitionRun(home, state.runId, to as never, {
+          store: createFileStore({ root: home }),
+          now: clock.now,
+        });
       return state.runId;
     };
     const deleted = await make(['active', 'deleting', 'deleted']);
@@ -39,7 +43,11 @@ describe('sweepRuns', () => {
     await mkdir(path.join(leftover, 'inboxes'), { recursive: true });
     await utimes(leftover, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
 
-    const report = await sweepRuns(home, { now: clock.now, failedRetentionMs: 60 * 60_000 });
+    const report = await sweepRuns(home, {
+      store: createFileStore({ root: home }),
+      now: clock.now,
+      failedRetentionMs: 60 * 60_000,
+    });
     expect(report.removed.map((r) => [r.runId, r.status]).sort()).toEqual(
       [
         [deleted, 'deleted'],
@@ -51,31 +59,51 @@ describe('sweepRuns', () => {
     for (const gone of [deleted, oldFailed]) {
       await expect(stat(runPaths(home, gone).root)).rejects.toMatchObject({ code: 'ENOENT' });
     }
-    const left = (await listRuns(home)).runs.map((r) => r.runId).sort();
+    const left = (await listRuns(home, { store: createFileStore({ root: home }) })).runs
+      .map((r) => r.runId)
+      .sort();
     expect(left).toEqual([active, orphaned, newFailed, creating].sort());
     expect((await readdir(path.join(home, 'runtime'))).sort()).toEqual(left);
-    expect((await sweepRuns(home, { now: clock.now })).removed).toEqual([]);
+    expect(
+      (await sweepRuns(home, { store: createFileStore({ root: home }), now: clock.now })).removed,
+    ).toEqual([]);
   });
 
   it('sweeps only runs of its own host kind when given one, and keeps completed runs', async () => {
     const make = async (hostId: string, path: string[]) => {
-      const state = await createRunState(home, {
-        spec: makeSpec(['writer']),
-        teamSource: { scope: 'inline' },
-        hostId,
-      });
-      for (const to of path) await transitionRun(home, state.runId, to as never);
+      const state = await createRunState(
+        home,
+        {
+          spec: makeSpec(['writer']),
+          teamSource: { scope: 'inline' },
+          hostId,
+        },
+        { store: createFileStore({ root: home }) },
+      );
+      for (const to of path)
+        await transitionRun(home, state.runId, to as never, {
+          store: createFileStore({ root: home }),
+        });
       return state.runId;
     };
     const ours = await make('process', ['active', 'deleting', 'deleted']);
     const theirs = await make('opencode', ['active', 'deleting', 'deleted']);
     const completed = await make('process', ['active', 'completed']);
-    const report = await sweepRuns(home, { hostId: 'process' });
+    const report = await sweepRuns(home, {
+      store: createFileStore({ root: home }),
+      hostId: 'process',
+    });
     expect(report.removed.map((entry) => entry.runId)).toEqual([ours]);
     expect(report.skipped).toEqual([{ runId: theirs, hostId: 'opencode' }]);
-    expect((await listRuns(home)).runs.map((run) => run.runId).sort()).toEqual(
-      [theirs, completed].sort(),
-    );
-    expect((await sweepRuns(home)).removed.map((entry) => entry.runId)).toEqual([theirs]);
+    expect(
+      (await listRuns(home, { store: createFileStore({ root: home }) })).runs
+        .map((run) => run.runId)
+        .sort(),
+    ).toEqual([theirs, completed].sort());
+    expect(
+      (await sweepRuns(home, { store: createFileStore({ root: home }) })).removed.map(
+        (entry) => entry.runId,
+      ),
+    ).toEqual([theirs]);
   });
 });

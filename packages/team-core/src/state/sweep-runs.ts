@@ -29,11 +29,8 @@ const DEFAULT_FAILED_RETENTION_MS = 7 * 24 * 60 * 60_000;
  * touches worktrees: those are removed by the worktree module's safe pruning. A folder
  * is first renamed aside, so a sweep cut short leaves no half-removed run behind.
  */
-export async function sweepRuns(
-  home: string,
-  options: SweepRunsOptions = {},
-): Promise<SweepRunsReport> {
-  const { store, now } = resolveStateOptions(home, options);
+export async function sweepRuns(home: string, options: SweepRunsOptions): Promise<SweepRunsReport> {
+  const { store, now } = resolveStateOptions(options);
   const retention = options.failedRetentionMs ?? DEFAULT_FAILED_RETENTION_MS;
   const report: SweepRunsReport = {
     removed: [],

@@ -24,14 +24,12 @@ export {
   retryWhileBusy,
   unlinkWithRetry,
 } from './fs-retry.js';
-export { localStoreForHome, storeForHome } from './home-store.js';
 export type { MemoryStore, MemoryStoreOptions } from './memory-store/create-memory-store.js';
 export { createMemoryStore } from './memory-store/create-memory-store.js';
 export { openPrivateAppend, writePrivateFile } from './private-files.js';
 export { readEach } from './read-each.js';
 export type { RunKeys } from './run-keys.js';
 export { runKeys } from './run-keys.js';
-export { isSharedStoreForHome, useStoreForHome } from './selected-store.js';
 export type {
   StoredDocument,
   UpdateDocumentOptions,

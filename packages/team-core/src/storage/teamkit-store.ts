@@ -68,10 +68,14 @@ export interface AddEntryOptions {
    * own size is not in `pending`.
    */
   admit?: (pending: PendingTotals) => void | Promise<void>;
+  /** Tuning of the collection's lock for this call, over the store's own (as `withLock` takes). */
+  lock?: LockOptions;
 }
 
 /** Options of {@link TeamkitStore.moveEntries}. */
 export interface MoveEntriesOptions {
+  /** Tuning of the collection's lock for this call, over the store's own (as `withLock` takes). */
+  lock?: LockOptions;
   /** Sets the moved entries' `changedAt` (the reclaim clock of a reservation); kept when omitted. */
   at?: number;
   /**

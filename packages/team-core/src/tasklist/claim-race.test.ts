@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFileStore } from '../storage/index.js';
 import { createRunFixture, type RunFixture } from '../test-support/run-fixture.js';
 import { killAllWorkers, startWorker } from '../test-support/worker-process.js';
 import { createTaskList } from './create-task-list.js';
@@ -26,7 +27,11 @@ afterEach(async () => {
 
 describe('claim race (real processes)', () => {
   it(`${PROCESSES} processes race for each of ${TASKS} tasks: exactly one owner each`, async () => {
-    const tasks = createTaskList({ home: fixture.home, runId: fixture.runId });
+    const tasks = createTaskList({
+      store: createFileStore({ root: fixture.home }),
+      home: fixture.home,
+      runId: fixture.runId,
+    });
     for (let i = 0; i < TASKS; i += 1) await tasks.createTask('lead', { subject: `task ${i + 1}` });
     const members = Array.from({ length: PROCESSES }, (_, i) =>
       i === 0 ? 'writer' : `writer-${i + 1}`,

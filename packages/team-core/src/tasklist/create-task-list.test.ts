@@ -2,8 +2,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError, TeamkitError, type TeamkitErrorCode } from '../errors/index.js';
-import { storeForHome } from '../storage/home-store.js';
-import { readRunEvents } from '../storage/index.js';
+import { createFileStore, readRunEvents } from '../storage/index.js';
 import type { TeamkitStore } from '../storage/teamkit-store.js';
 import { createRunFixture, type RunFixture } from '../test-support/run-fixture.js';
 import { createTaskList, type TaskList } from './create-task-list.js';
@@ -14,7 +13,12 @@ let tasks: TaskList;
 beforeEach(async () => {
   fixture = await createRunFixture();
   let clock = 1_000;
-  tasks = createTaskList({ home: fixture.home, runId: fixture.runId, now: () => clock++ });
+  tasks = createTaskList({
+    store: createFileStore({ root: fixture.home }),
+    home: fixture.home,
+    runId: fixture.runId,
+    now: () => clock++,
+  });
 });
 afterEach(async () => {
   await fixture.cleanup();
@@ -189,7 +193,7 @@ describe('claims and ownership', () => {
     await tasks.claimTask('writer-2', '3');
     // The listing misses task 2 (unreadable at that moment) and reads task 1 as absent;
     // reading each task on its own works.
-    const store = storeForHome(fixture.home);
+    const store = createFileStore({ root: fixture.home });
     const flaky: TeamkitStore = Object.create(store);
     flaky.readMany = async (keys) =>
       (await store.readMany(keys)).map((outcome, index) => {

@@ -1,4 +1,4 @@
-import { createRunContext, type RunContextOptions } from '../run-context/index.js';
+import { createRunContext, type RunContext, type RunContextOptions } from '../run-context/index.js';
 import type { Task, TaskStatus } from '../schema/index.js';
 import { parseInput } from '../state/parse-input.js';
 import { createGitRunner, type GitRunner } from '../worktree/git-runner.js';
@@ -68,11 +68,15 @@ export interface TaskList {
  * and dependency edits hold the list lock while they change each task they touch.
  */
 export function createTaskList(options: TaskListOptions): TaskList {
-  const run = createRunContext(options);
+  return taskListOfRun(createRunContext(options), options.git);
+}
+
+/** @internal The task list over an opened run (the run handle's `tasks`). */
+export function taskListOfRun(run: RunContext, git?: GitRunner): TaskList {
   const parts: TaskListParts = {
     run,
     tasks: createTaskStorage(run),
-    git: options.git ?? createGitRunner(),
+    git: git ?? createGitRunner(),
   };
   // Each method checks the shape of its arguments first: callers may be agents' tools.
   const names = (...values: unknown[]) => {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Task } from '../schema/index.js';
+import { createFileStore } from '../storage/index.js';
 import { createMemoryStore } from '../storage/memory-store/create-memory-store.js';
 import type { TeamkitStore } from '../storage/teamkit-store.js';
 import { createRunFixture, type RunFixture } from '../test-support/run-fixture.js';
@@ -97,7 +98,11 @@ describe.each(Object.keys(stores))('reading the task list on the %s', (storeName
 describe('reading the task list on the file store', () => {
   let tasks: TaskList;
   beforeEach(async () => {
-    tasks = createTaskList({ home: fixture.home, runId: fixture.runId });
+    tasks = createTaskList({
+      store: createFileStore({ root: fixture.home }),
+      home: fixture.home,
+      runId: fixture.runId,
+    });
     await tasks.createTask('lead', { subject: 'first', description: '' });
     await tasks.createTask('lead', { subject: 'second', description: '', blockedBy: ['1'] });
   });

@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
+import { createFileStore } from '../storage/index.js';
 import { createRunFixture, type RunFixture } from '../test-support/run-fixture.js';
 import { createTaskList } from './create-task-list.js';
 
@@ -14,7 +15,11 @@ afterEach(async () => {
 
 describe('a task file whose id is not its name', () => {
   it('is refused as corrupt by every change and reported by listings, leaving both tasks alone', async () => {
-    const tasks = createTaskList({ home: fixture.home, runId: fixture.runId });
+    const tasks = createTaskList({
+      store: createFileStore({ root: fixture.home }),
+      home: fixture.home,
+      runId: fixture.runId,
+    });
     await tasks.createTask('lead', { subject: 'one' });
     await tasks.createTask('lead', { subject: 'two' });
     // 1.json now claims to be task 2.

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
+import { createFileStore } from '../storage/index.js';
 import { createRunFixture, type RunFixture } from '../test-support/run-fixture.js';
 import { createTaskList } from './create-task-list.js';
 
@@ -13,7 +14,11 @@ afterEach(async () => {
 
 describe('task list input', () => {
   it('refuses a 3,000-character reason with INVALID_INPUT and writes nothing', async () => {
-    const tasks = createTaskList({ home: fixture.home, runId: fixture.runId });
+    const tasks = createTaskList({
+      store: createFileStore({ root: fixture.home }),
+      home: fixture.home,
+      runId: fixture.runId,
+    });
     const task = await tasks.createTask('lead', { subject: 'long reasons' });
     const before = await fixture.snapshot();
     for (const to of ['blocked', 'cancelled', 'deleted'] as const) {
@@ -27,7 +32,11 @@ describe('task list input', () => {
   });
 
   it('refuses metadata that is not JSON with INVALID_INPUT', async () => {
-    const tasks = createTaskList({ home: fixture.home, runId: fixture.runId });
+    const tasks = createTaskList({
+      store: createFileStore({ root: fixture.home }),
+      home: fixture.home,
+      runId: fixture.runId,
+    });
     const error = await tasks
       .createTask('lead', { subject: 'odd', metadata: { size: 10n } as never })
       .catch((caught: unknown) => caught);

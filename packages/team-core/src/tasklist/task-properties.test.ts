@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
 import { TASK_STATUSES, type Task, type TaskStatus } from '../schema/index.js';
+import { createFileStore } from '../storage/index.js';
 import { createRunFixture, type RunFixture } from '../test-support/run-fixture.js';
 import { createTaskList } from './create-task-list.js';
 import { findDependencyPath } from './dependency-graph.js';
@@ -59,7 +60,11 @@ describe('task status machine (property)', () => {
         ),
         async (moves) => {
           run += 1;
-          const tasks = createTaskList({ home: fixture.home, runId: fixture.runId });
+          const tasks = createTaskList({
+            store: createFileStore({ root: fixture.home }),
+            home: fixture.home,
+            runId: fixture.runId,
+          });
           const created = await tasks.createTask('lead', { subject: `run ${run}` });
           let current: Task = created;
           for (const { caller, to } of moves) {
@@ -106,7 +111,11 @@ describe('dependency graph (property)', () => {
         async (edits) => {
           const local = await createRunFixture();
           try {
-            const tasks = createTaskList({ home: local.home, runId: local.runId });
+            const tasks = createTaskList({
+              store: createFileStore({ root: local.home }),
+              home: local.home,
+              runId: local.runId,
+            });
             const ids: string[] = [];
             for (let i = 0; i < 5; i += 1)
               ids.push((await tasks.createTask('lead', { subject: `t${i}` })).id);

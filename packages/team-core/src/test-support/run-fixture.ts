@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { openRun, type RunHandle } from '../run-handle/index.js';
 import {
   type MemberStatus,
   type RunStatus,
@@ -11,13 +12,12 @@ import {
   TeamPolicySchema,
 } from '../schema/index.js';
 import {
+  createFileStore,
   type RunKeys,
   type RunPaths,
   runKeys,
   runPaths,
-  storeForHome,
   type TeamkitStore,
-  useStoreForHome,
 } from '../storage/index.js';
 
 /** A member of a fixture run: a name, optionally the lead and a status. */
@@ -43,6 +43,8 @@ export interface RunFixture {
   keys: RunKeys;
   /** The store of `home`: the file store rooted there, unless a store was given. */
   store: TeamkitStore;
+  /** The fixture's run, opened on its store. */
+  run: RunHandle;
   /** Rewrites state.json with a different run status, members or policy. */
   writeState(options: RunFixtureOptions): Promise<void>;
   /** Every file under the run folder with its content (lock folders and events excluded on request). */
@@ -80,15 +82,14 @@ export function buildRuntimeState(runId: string, options: RunFixtureOptions = {}
 /** Creates a temp home with one run; call `cleanup()` afterwards. */
 export async function createRunFixture(
   options: RunFixtureOptions & {
-    /** Keep the run in this store, selected for the home (as NATS is), not in the folder. */
+    /** Keep the run in this store (as NATS does), not in the home's folder. */
     store?: TeamkitStore;
   } = {},
 ): Promise<RunFixture> {
   const home = await mkdtemp(path.join(os.tmpdir(), 'teamkit-run-'));
   const runId = randomUUID();
   const paths = runPaths(home, runId);
-  if (options.store !== undefined) useStoreForHome(home, options.store);
-  const store = storeForHome(home);
+  const store = options.store ?? createFileStore({ root: home });
   const keys = runKeys(runId);
   const writeState = async (next: RunFixtureOptions) => {
     await store.put(keys.state, `${JSON.stringify(buildRuntimeState(runId, next), null, 2)}\n`);
@@ -100,6 +101,7 @@ export async function createRunFixture(
     paths,
     keys,
     store,
+    run: openRun({ home, runId, store }),
     writeState,
     async snapshot({ withEvents = true } = {}) {
       const files = new Map<string, string>();
@@ -117,7 +119,6 @@ export async function createRunFixture(
       return files;
     },
     async cleanup() {
-      if (options.store !== undefined) useStoreForHome(home, undefined);
       await rm(home, { recursive: true, force: true });
     },
   };

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../errors/index.js';
 import { createRunState, readRunState, transitionRun } from '../state/run-state-store.js';
 import { makeSpec } from '../state/test-support/temp-home.js';
+import { createFileStore } from '../storage/index.js';
 import { closeRunLayout, openRunLayout } from './run-layout.js';
 import { sweepStaleSessions } from './sweep-stale-sessions.js';
 import {
@@ -242,36 +243,57 @@ describe.skipIf(version === undefined)('tmux layouts on a private tmux server', 
   it('records the layout in run state, and sweeps only sessions of runs that are not active', async () => {
     const home = path.join(dir, 'home');
     const make = async () => {
-      const state = await createRunState(home, {
-        spec: makeSpec(['writer', 'reviewer']),
-        teamSource: { scope: 'inline' },
-        hostId: 'test',
-      });
-      await transitionRun(home, state.runId, 'active');
+      const state = await createRunState(
+        home,
+        {
+          spec: makeSpec(['writer', 'reviewer']),
+          teamSource: { scope: 'inline' },
+          hostId: 'test',
+        },
+        { store: createFileStore({ root: home }) },
+      );
+      await transitionRun(home, state.runId, 'active', { store: createFileStore({ root: home }) });
       return state.runId;
     };
     const live = await make();
     const dead = await make();
     const attach = () => ['sleep', '600'];
-    const liveLayout = await openRunLayout({ home, runId: live, runner, attachCommand: attach });
-    await openRunLayout({ home, runId: dead, runner, attachCommand: attach });
+    const liveLayout = await openRunLayout({
+      store: createFileStore({ root: home }),
+      home,
+      runId: live,
+      runner,
+      attachCommand: attach,
+    });
+    await openRunLayout({
+      store: createFileStore({ root: home }),
+      home,
+      runId: dead,
+      runner,
+      attachCommand: attach,
+    });
     const leftBehind = await make();
     const inCaller = await openRunLayout({
+      store: createFileStore({ root: home }),
       home,
       runId: leftBehind,
       runner,
       callerPaneId: callerPane,
       attachCommand: attach,
     });
-    const state = await readRunState(home, live);
+    const state = await readRunState(home, live, { store: createFileStore({ root: home }) });
     expect(state.tmuxLayout).toEqual(liveLayout);
     expect(state.members.map((m) => m.tmuxPaneId)).toEqual(Object.values(liveLayout.paneIds));
     await runner.run(['new-session', '-d', '-s', 'user-work', '--', 'sleep', '600']);
 
-    await transitionRun(home, dead, 'deleting');
-    await transitionRun(home, dead, 'deleted');
-    await transitionRun(home, leftBehind, 'orphaned');
-    const report = await sweepStaleSessions({ runner, home });
+    await transitionRun(home, dead, 'deleting', { store: createFileStore({ root: home }) });
+    await transitionRun(home, dead, 'deleted', { store: createFileStore({ root: home }) });
+    await transitionRun(home, leftBehind, 'orphaned', { store: createFileStore({ root: home }) });
+    const report = await sweepStaleSessions({
+      store: createFileStore({ root: home }),
+      runner,
+      home,
+    });
     expect(report.killedSessions).toEqual([layoutSessionName(dead)]);
     expect(report.killedPanes.sort()).toEqual(Object.values(inCaller.paneIds).sort());
     expect(report.keptSessions).toEqual([layoutSessionName(live)]);
@@ -282,9 +304,16 @@ describe.skipIf(version === undefined)('tmux layouts on a private tmux server', 
       .sort();
     expect(sessions).toEqual(['caller', layoutSessionName(live), 'user-work'].sort());
 
-    const closed = await closeRunLayout({ home, runId: live, runner });
+    const closed = await closeRunLayout({
+      store: createFileStore({ root: home }),
+      home,
+      runId: live,
+      runner,
+    });
     expect(closed.killed).toHaveLength(1);
-    expect((await readRunState(home, live)).tmuxLayout).toBeUndefined();
+    expect(
+      (await readRunState(home, live, { store: createFileStore({ root: home }) })).tmuxLayout,
+    ).toBeUndefined();
     expect((await listTeamkitSessions(runner)).map((s) => s.name)).toEqual([]);
   });
 });

@@ -24,7 +24,8 @@ export interface TeamRunView {
 export interface TeamRunViewOptions {
   home: string;
   runId: string;
-  store?: TeamkitStore;
+  /** Where the run's state lives (required: the front door chose it). */
+  store: TeamkitStore;
   lock?: LockOptions;
 }
 
@@ -33,11 +34,12 @@ export function createTeamRunView(options: TeamRunViewOptions): TeamRunView {
   const seams = {
     home: options.home,
     runId: options.runId,
-    ...(options.store === undefined ? {} : { store: options.store }),
+    store: options.store,
     ...(options.lock === undefined ? {} : { lock: options.lock }),
   };
   const tasks = createTaskList(seams);
-  const artifacts = () => createRunArtifacts({ home: options.home, runId: options.runId });
+  const artifacts = () =>
+    createRunArtifacts({ home: options.home, runId: options.runId, store: options.store });
   return {
     runId: options.runId,
     status: () => collectRunStatus(seams),

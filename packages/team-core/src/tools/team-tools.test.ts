@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { isTeamkitError } from '../errors/index.js';
 import { createMemberClient } from '../runtime/member-client.js';
 import { renderTeamProtocol, TEAM_PROTOCOL_OPERATIONS } from '../runtime/team-protocol.js';
+import { createFileStore } from '../storage/index.js';
 import { createRunFixture, type RunFixture } from '../test-support/run-fixture.js';
 import { runTeamTool } from './run-team-tool.js';
 import { createTeamRunView } from './team-run-view.js';
@@ -30,9 +31,19 @@ function contextFor(caller: TeamToolCaller): TeamToolContext {
     caller,
     async client() {
       if (acting === undefined) throw new Error('no client for observers');
-      return createMemberClient({ home: fixture.home, runId: fixture.runId, member: acting });
+      return createMemberClient({
+        store: createFileStore({ root: fixture.home }),
+        home: fixture.home,
+        runId: fixture.runId,
+        member: acting,
+      });
     },
-    view: async () => createTeamRunView({ home: fixture.home, runId: fixture.runId }),
+    view: async () =>
+      createTeamRunView({
+        store: createFileStore({ root: fixture.home }),
+        home: fixture.home,
+        runId: fixture.runId,
+      }),
     toolName: named,
   };
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRunState, transitionRun } from '../state/run-state-store.js';
 import { makeSpec } from '../state/test-support/temp-home.js';
+import { createFileStore } from '../storage/index.js';
 import { caughtTeamkitError } from '../test-support/caught-error.js';
 import { createGitRunner } from './git-runner.js';
 import {
@@ -48,14 +49,18 @@ describe('member worktrees on real git', () => {
     git(repo, 'config', 'user.email', 'test@teamkit.invalid');
     git(repo, 'config', 'commit.gpgsign', 'false');
     commit(repo, 'README.md', 'hello\n', 'initial');
-    const state = await createRunState(home, {
-      spec: makeSpec(['writer', 'reviewer']),
-      teamSource: { scope: 'inline' },
-      hostId: 'test',
-      repoRoot: repo,
-    });
+    const state = await createRunState(
+      home,
+      {
+        spec: makeSpec(['writer', 'reviewer']),
+        teamSource: { scope: 'inline' },
+        hostId: 'test',
+        repoRoot: repo,
+      },
+      { store: createFileStore({ root: home }) },
+    );
     runId = state.runId;
-    await transitionRun(home, runId, 'active');
+    await transitionRun(home, runId, 'active', { store: createFileStore({ root: home }) });
   });
   afterAll(async () => {
     await rm(root, { recursive: true, force: true });
@@ -216,11 +221,15 @@ describe('member worktrees on real git', () => {
   });
 
   it('finds and prunes an orphan from a deleted run, and keeps an active run and unsaved work', async () => {
-    const gone = await createRunState(home, {
-      spec: makeSpec(['builder', 'keeper']),
-      teamSource: { scope: 'inline' },
-      hostId: 'test',
-    });
+    const gone = await createRunState(
+      home,
+      {
+        spec: makeSpec(['builder', 'keeper']),
+        teamSource: { scope: 'inline' },
+        hostId: 'test',
+      },
+      { store: createFileStore({ root: home }) },
+    );
     await createMemberWorktree({
       home,
       repoRoot: repo,
@@ -236,17 +245,23 @@ describe('member worktrees on real git', () => {
       git: runner,
     });
     const keptSha = commit(keeper.path, 'keep.txt', 'keep\n', 'work to keep');
-    await transitionRun(home, gone.runId, 'active');
-    await transitionRun(home, gone.runId, 'deleting');
-    await transitionRun(home, gone.runId, 'deleted');
+    await transitionRun(home, gone.runId, 'active', { store: createFileStore({ root: home }) });
+    await transitionRun(home, gone.runId, 'deleting', { store: createFileStore({ root: home }) });
+    await transitionRun(home, gone.runId, 'deleted', { store: createFileStore({ root: home }) });
 
-    const orphans = await findOrphanWorktrees({ home, repoRoots: [repo], git: runner });
+    const orphans = await findOrphanWorktrees({
+      store: createFileStore({ root: home }),
+      home,
+      repoRoots: [repo],
+      git: runner,
+    });
     expect(orphans.map((o) => [o.member, o.reason, o.runStatus, o.repoRoot])).toEqual([
       ['builder', 'run-finished', 'deleted', repo],
       ['keeper', 'run-finished', 'deleted', repo],
     ]);
 
     const report = await pruneOrphans({
+      store: createFileStore({ root: home }),
       home,
       repoRoots: [repo],
       git: runner,
@@ -264,7 +279,14 @@ describe('member worktrees on real git', () => {
     // The active run's worktree was never an orphan.
     expect((await stat(path.join(home, 'worktrees', runId, 'lead'))).isDirectory()).toBe(true);
     expect(
-      (await findOrphanWorktrees({ home, repoRoots: [repo], git: runner })).map((o) => o.member),
+      (
+        await findOrphanWorktrees({
+          store: createFileStore({ root: home }),
+          home,
+          repoRoots: [repo],
+          git: runner,
+        })
+      ).map((o) => o.member),
     ).toEqual(['keeper']);
   });
 
@@ -277,11 +299,15 @@ describe('member worktrees on real git', () => {
       member: 'ghost',
       git: runner,
     });
-    const [orphan] = (await findOrphanWorktrees({ home, git: runner })).filter(
-      (o) => o.runId === lost,
-    );
+    const [orphan] = (
+      await findOrphanWorktrees({ store: createFileStore({ root: home }), home, git: runner })
+    ).filter((o) => o.runId === lost);
     expect(orphan).toMatchObject({ reason: 'run-missing', repoRoot: repo, folderExists: true });
-    const report = await pruneOrphans({ home, git: runner });
+    const report = await pruneOrphans({
+      store: createFileStore({ root: home }),
+      home,
+      git: runner,
+    });
     expect(report.removed.map((r) => r.path)).toContain(made.path);
     await expect(stat(path.dirname(made.path))).rejects.toMatchObject({ code: 'ENOENT' });
   });

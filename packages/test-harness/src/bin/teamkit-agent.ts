@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { loadSettings, markWaiting } from '@teamkit/team-core';
 import { errorMessage } from '@teamkit/team-core/errors';
+import { createFileStore, type TeamkitStore } from '@teamkit/team-core/storage';
 import {
   type AgentEnvironment,
   createAgentActions,
@@ -37,18 +38,20 @@ interface AgentScriptFile {
 const log = (text: string) => process.stdout.write(`[${new Date().toISOString()}] ${text}\n`);
 
 /** Polls the inbox and records a waiting marker while it blocks. */
-function waitingEnvironment(env: NodeJS.ProcessEnv, signal: AbortSignal): AgentEnvironment {
-  const inner = inboxPollingEnvironment({ env, cwd: process.cwd(), pollMs: 150, signal });
+function waitingEnvironment(
+  env: NodeJS.ProcessEnv,
+  store: TeamkitStore,
+  signal: AbortSignal,
+): AgentEnvironment {
+  const inner = inboxPollingEnvironment({ env, cwd: process.cwd(), store, pollMs: 150, signal });
   return {
     ...inner,
     async nextMessages(timeoutMs) {
       // The waiting marker of docs/cli.md: a supervisor counts a member waiting for mail as idle.
-      const clear = await markWaiting(
-        env.TEAMKIT_HOME ?? '',
-        env.TEAMKIT_RUN ?? '',
-        env.TEAMKIT_MEMBER ?? '',
-        { handoff: false },
-      );
+      const clear = await markWaiting(env.TEAMKIT_RUN ?? '', env.TEAMKIT_MEMBER ?? '', {
+        handoff: false,
+        store,
+      });
       try {
         const messages = await inner.nextMessages(timeoutMs);
         for (const message of messages)
@@ -101,7 +104,9 @@ async function main(): Promise<number> {
     );
     return 2;
   }
-  const actions = createAgentActions(waitingEnvironment(process.env, controller.signal));
+  // Its runs are kept in the home folder (checked above): the file store of the home.
+  const store = createFileStore({ root: process.env.TEAMKIT_HOME ?? '' });
+  const actions = createAgentActions(waitingEnvironment(process.env, store, controller.signal));
   const state = await actions.client.state();
   const me = state.members.find((member) => member.name === actions.name);
   if (me === undefined) throw new Error(`${actions.name} is not a member of run ${state.runId}`);

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { createTeamRuntime, openRun, type TeamRuntime } from '@teamkit/team-core';
-import { readRunState } from '@teamkit/team-core/state';
+import { createFileStore } from '@teamkit/team-core/storage';
 import { afterEach, describe, expect, it } from 'vitest';
 import { codingTeamScripts, type LeadOutcome } from '../scripted-agents/index.js';
 import { createTeamFixture, type TeamFixture } from '../team-fixture/index.js';
@@ -34,10 +34,11 @@ async function startCodingTeam(): Promise<{
 }> {
   fixture = await createTeamFixture();
   let leadOutcome: LeadOutcome | undefined;
+  const store = createFileStore({ root: fixture.home });
   const host = createTestHost({
-    agents: codingTeamScripts({ onLeadDone: (outcome) => (leadOutcome = outcome) }),
+    agents: codingTeamScripts({ store, onLeadDone: (outcome) => (leadOutcome = outcome) }),
   });
-  const runtime = await createTeamRuntime({ home: fixture.home, host, env: fixture.env });
+  const runtime = await createTeamRuntime({ home: fixture.home, host, env: fixture.env, store });
   host.setIdleHandler((sessionId) => runtime.onMemberIdle(sessionId));
   const { runId } = await runtime.startRun('coding-team', { repo: fixture.repo });
   return { host, runtime, runId, lead: () => leadOutcome };
@@ -92,7 +93,11 @@ describe('the built-in coding team on the test host', () => {
     );
 
     // Members with worktrees committed on their own branches, never on main.
-    const state = await readRunState(current.home, runId);
+    const state = await openRun({
+      home: current.home,
+      runId: runId,
+      store: createFileStore({ root: current.home }),
+    }).state.read();
     const implementer = state.members.find((m) => m.name === 'implementer');
     const tester = state.members.find((m) => m.name === 'tester');
     expect(implementer?.branch).toMatch(/^teamkit\/[0-9a-f]{8}\/implementer$/);
@@ -143,9 +148,21 @@ describe('the built-in coding team on the test host', () => {
       });
       expect(removed.removed).toBe(true);
     }
-    expect((await readRunState(current.home, runId)).status).toBe('deleted');
+    expect(
+      (
+        await openRun({
+          home: current.home,
+          runId: runId,
+          store: createFileStore({ root: current.home }),
+        }).state.read()
+      ).status,
+    ).toBe('deleted');
 
-    const { events } = await openRun({ home: current.home, runId }).events.read();
+    const { events } = await openRun({
+      store: createFileStore({ root: current.home }),
+      home: current.home,
+      runId,
+    }).events.read();
     const count = (type: string) => events.filter((entry) => entry.type === type).length;
     expect(count('task.created')).toBe(6);
     expect(count('member.spawned')).toBe(6);

@@ -1,11 +1,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import {
   createTeamRuntime,
+  openRun,
   type TeamHostV1,
   type TeamRuntime,
   type TeamSpecInput,
 } from '@teamkit/team-core';
-import { readRunState } from '@teamkit/team-core/state';
+import { createFileStore } from '@teamkit/team-core/storage';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineAgent } from '../scripted-agents/index.js';
 import { createTeamFixture, type TeamFixture } from '../team-fixture/index.js';
@@ -45,7 +46,12 @@ async function waitFor<T>(
 async function start(agents: Record<string, AgentScript>, workers: string[]) {
   fixture = await createTeamFixture();
   const host = createTestHost({ agents });
-  const runtime = await createTeamRuntime({ home: fixture.home, host, env: fixture.env });
+  const runtime = await createTeamRuntime({
+    store: createFileStore({ root: fixture.home }),
+    home: fixture.home,
+    host,
+    env: fixture.env,
+  });
   host.setIdleHandler((sessionId) => runtime.onMemberIdle(sessionId));
   const { runId } = await runtime.startRun(team(workers));
   return { host, runtime, runId, home: fixture.home };
@@ -106,7 +112,11 @@ describe('runtime recovery on the test host', () => {
       return task.status === 'completed' ? task : undefined;
     });
     expect(done.owner).toBe('steady');
-    const state = await readRunState(fixture?.home ?? '', runId);
+    const state = await openRun({
+      home: fixture?.home ?? '',
+      runId: runId,
+      store: createFileStore({ root: fixture?.home ?? '' }),
+    }).state.read();
     expect(state.members.find((member) => member.name === 'flaky')?.status).toBe('errored');
     expect(state.status).toBe('active');
   }, 60_000);
@@ -120,7 +130,11 @@ describe('runtime recovery on the test host', () => {
     };
     const { host, runtime, runId } = await start(agents, ['worker']);
     await waitFor('the worker to wait for mail', async () => {
-      const state = await readRunState(fixture?.home ?? '', runId);
+      const state = await openRun({
+        home: fixture?.home ?? '',
+        runId: runId,
+        store: createFileStore({ root: fixture?.home ?? '' }),
+      }).state.read();
       return state.members.find((member) => member.name === 'worker')?.status === 'idle';
     });
     host.setBusy('worker', true);
@@ -195,6 +209,7 @@ describe('runtime recovery on the test host', () => {
       },
     };
     const first: TeamRuntime = await createTeamRuntime({
+      store: createFileStore({ root: fixture.home }),
       home: fixture.home,
       host: frozenHost,
       env: fixture.env,
@@ -202,15 +217,28 @@ describe('runtime recovery on the test host', () => {
     host.setIdleHandler((id) => first.onMemberIdle(id));
     const { runId } = await first.startRun(team(['worker']));
     await waitFor('the frozen delivery', () => frozen);
-    const stuck = await readRunState(fixture.home, runId);
+    const stuck = await openRun({
+      home: fixture.home,
+      runId: runId,
+      store: createFileStore({ root: fixture.home }),
+    }).state.read();
     expect(
       stuck.members.find((member) => member.name === 'worker')?.pendingDeliveryIds,
     ).toHaveLength(1);
     expect(await first.member(runId, 'worker').inbox()).toEqual([]);
 
-    const second = await createTeamRuntime({ home: fixture.home, host, env: fixture.env });
+    const second = await createTeamRuntime({
+      store: createFileStore({ root: fixture.home }),
+      home: fixture.home,
+      host,
+      env: fixture.env,
+    });
     host.setIdleHandler((id) => second.onMemberIdle(id));
-    const resumed = await readRunState(fixture.home, runId);
+    const resumed = await openRun({
+      home: fixture.home,
+      runId: runId,
+      store: createFileStore({ root: fixture.home }),
+    }).state.read();
     expect(resumed.members.find((member) => member.name === 'worker')?.pendingDeliveryIds).toEqual(
       [],
     );

@@ -12,7 +12,7 @@ import {
   type Task,
   TeamkitError,
 } from '@teamkit/team-core';
-import { containedPath } from '@teamkit/team-core/storage';
+import { containedPath, createFileStore, type TeamkitStore } from '@teamkit/team-core/storage';
 import type { AgentScript, ScriptedAgentContext } from '../test-host/index.js';
 
 const run = promisify(execFile);
@@ -67,15 +67,21 @@ export interface AgentEnvironment {
   env: Record<string, string | undefined>;
   /** The member's working folder (its worktree, when it has one). */
   cwd: string;
+  /** The store holding the member's run (the host's). */
+  store: TeamkitStore;
   /** Resolves with the next batch of messages handed to the member, or rejects after `timeoutMs`. */
   nextMessages(timeoutMs: number): Promise<readonly Message[]>;
 }
 
 /** The environment of a scripted agent on the test host: mail arrives through deliveries. */
-export function testHostEnvironment(agent: ScriptedAgentContext): AgentEnvironment {
+export function testHostEnvironment(
+  agent: ScriptedAgentContext,
+  store: TeamkitStore,
+): AgentEnvironment {
   return {
     env: agent.input.env,
     cwd: agent.input.cwd,
+    store,
     nextMessages: async (timeoutMs) => (await agent.nextDelivery({ timeoutMs })).messages,
   };
 }
@@ -88,11 +94,13 @@ export function testHostEnvironment(agent: ScriptedAgentContext): AgentEnvironme
 export function inboxPollingEnvironment(options: {
   env: Record<string, string | undefined>;
   cwd: string;
+  store: TeamkitStore;
   pollMs?: number;
   signal?: AbortSignal;
 }): AgentEnvironment {
-  const { env } = options;
+  const { env, store } = options;
   const client = createMemberClient({
+    store,
     home: env.TEAMKIT_HOME ?? '',
     runId: env.TEAMKIT_RUN ?? '',
     member: env.TEAMKIT_MEMBER ?? '',
@@ -100,6 +108,7 @@ export function inboxPollingEnvironment(options: {
   return {
     env,
     cwd: options.cwd,
+    store,
     async nextMessages(timeoutMs) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
@@ -129,7 +138,7 @@ export function createAgentActions(environment: AgentEnvironment): AgentActions 
       'A scripted agent needs TEAMKIT_HOME, TEAMKIT_RUN and TEAMKIT_MEMBER in its spawn environment.',
     );
   }
-  const client = createMemberClient({ home, runId, member: name });
+  const client = createMemberClient({ home, runId, member: name, store: environment.store });
   const received: Message[] = [];
   const seen = new Set<string>();
   const unconsumed: Message[] = [];
@@ -210,9 +219,19 @@ export function createAgentActions(environment: AgentEnvironment): AgentActions 
   return actions;
 }
 
-/** Wraps a function of {@link AgentActions} as an {@link AgentScript} for the test host. */
+/**
+ * Wraps a function of {@link AgentActions} as an {@link AgentScript} for the test host.
+ * The agent reaches its run through the home folder (the file store of its
+ * `TEAMKIT_HOME`), as the runtime's file store does.
+ */
 export function defineAgent(
   play: (actions: AgentActions, agent: ScriptedAgentContext) => Promise<void>,
 ): AgentScript {
-  return (agent) => play(createAgentActions(testHostEnvironment(agent)), agent);
+  return (agent) =>
+    play(
+      createAgentActions(
+        testHostEnvironment(agent, createFileStore({ root: agent.input.env.TEAMKIT_HOME ?? '' })),
+      ),
+      agent,
+    );
 }

@@ -1,4 +1,5 @@
 import { isTeamkitError, type Task } from '@teamkit/team-core';
+import type { TeamkitStore } from '@teamkit/team-core/storage';
 import type { AgentScript } from '../test-host/index.js';
 import { type AgentActions, createAgentActions, testHostEnvironment } from './agent-actions.js';
 
@@ -221,21 +222,24 @@ export async function playWorker(
 }
 
 /** The scripts of the built-in coding team on the test host, by member name. */
-export function codingTeamScripts(
-  options: { commitsFor?: readonly string[]; onLeadDone?: (outcome: LeadOutcome) => void } = {},
-): Record<string, AgentScript> {
+export function codingTeamScripts(options: {
+  /** The store of the runtime the scripts play in. */
+  store: TeamkitStore;
+  commitsFor?: readonly string[];
+  onLeadDone?: (outcome: LeadOutcome) => void;
+}): Record<string, AgentScript> {
   const commitsFor = new Set(options.commitsFor ?? ['implementer', 'tester']);
   const worker =
     (role: string): AgentScript =>
     async (agent) => {
-      await playWorker(createAgentActions(testHostEnvironment(agent)), {
+      await playWorker(createAgentActions(testHostEnvironment(agent, options.store)), {
         role,
         commits: commitsFor.has(role),
       });
     };
   return {
     lead: async (agent) => {
-      const outcome = await playLead(createAgentActions(testHostEnvironment(agent)));
+      const outcome = await playLead(createAgentActions(testHostEnvironment(agent, options.store)));
       options.onLeadDone?.(outcome);
     },
     architect: worker('architect'),

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { withClaudeLock } from '@teamkit/claude-code';
+import { createFileStore } from '@teamkit/team-core/storage';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunDelta, RunSnapshot, RunSummary } from '../protocol.js';
 import { type SeededRun, seedRun } from '../test-support/seed-run.js';
@@ -61,7 +62,8 @@ beforeAll(async () => {
   await writeClaudeTask(configDir, ENDED, claudeTask('1', { status: 'completed' }));
   await writeClaudeTask(configDir, GONE, claudeTask('1', { status: 'in_progress' }));
   server = await startUiServer({
-    sources: [createTeamkitRunSource({ home }), source()],
+    store: createFileStore({ root: home }),
+    sources: [createTeamkitRunSource({ store: createFileStore({ root: home }), home }), source()],
     home,
     stopRun: async () => undefined,
     reconcileMs: 60_000,

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createMemberClient } from '@teamkit/team-core';
-import { runPaths } from '@teamkit/team-core/storage';
+import { createFileStore, runPaths } from '@teamkit/team-core/storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunDelta } from '../protocol.js';
 import { type SeededRun, seedRun } from '../test-support/seed-run.js';
@@ -22,19 +22,32 @@ afterEach(async () => {
 
 /** A reader whose watcher events all go missing, as they do under bursts and renames. */
 async function deafReader(): Promise<RunReader> {
-  const reader = await createTeamkitRunSource({ home }).openRun(run.runId);
+  const reader = await createTeamkitRunSource({
+    store: createFileStore({ root: home }),
+    home,
+  }).watchRun(run.runId);
   return { ...reader, watch: async () => async () => {} };
 }
 
 describe('the live view of a run', () => {
   it('heals what the watcher missed on the next reconcile', async () => {
-    const lead = createMemberClient({ home, runId: run.runId, member: 'lead' });
+    const lead = createMemberClient({
+      store: createFileStore({ root: home }),
+      home,
+      runId: run.runId,
+      member: 'lead',
+    });
     const first = await lead.createTask({ subject: 'Before' });
     const live = await openLiveRun({ reader: await deafReader(), reconcileMs: 3_600_000 });
     try {
       const deltas: RunDelta[] = [];
       live.subscribe((delta) => deltas.push(delta));
-      const writer = createMemberClient({ home, runId: run.runId, member: 'writer' });
+      const writer = createMemberClient({
+        store: createFileStore({ root: home }),
+        home,
+        runId: run.runId,
+        member: 'writer',
+      });
       await writer.claimTask(first.id);
       const second = await lead.createTask({ subject: 'After' });
       await lead.send({ to: 'writer', body: 'over to you' });
@@ -62,11 +75,19 @@ describe('the live view of a run', () => {
   });
 
   it('survives a task file someone corrupted and keeps the card it had', async () => {
-    const lead = createMemberClient({ home, runId: run.runId, member: 'lead' });
+    const lead = createMemberClient({
+      store: createFileStore({ root: home }),
+      home,
+      runId: run.runId,
+      member: 'lead',
+    });
     const task = await lead.createTask({ subject: 'Keep me' });
     const errors: unknown[] = [];
     const live = await openLiveRun({
-      reader: await createTeamkitRunSource({ home }).openRun(run.runId),
+      reader: await createTeamkitRunSource({
+        store: createFileStore({ root: home }),
+        home,
+      }).watchRun(run.runId),
       reconcileMs: 3_600_000,
       onError: (error) => errors.push(error),
     });
@@ -84,9 +105,17 @@ describe('the live view of a run', () => {
   });
 
   it('turns a file change into a delta through the watcher alone', async () => {
-    const lead = createMemberClient({ home, runId: run.runId, member: 'lead' });
+    const lead = createMemberClient({
+      store: createFileStore({ root: home }),
+      home,
+      runId: run.runId,
+      member: 'lead',
+    });
     const live = await openLiveRun({
-      reader: await createTeamkitRunSource({ home }).openRun(run.runId),
+      reader: await createTeamkitRunSource({
+        store: createFileStore({ root: home }),
+        home,
+      }).watchRun(run.runId),
       reconcileMs: 3_600_000,
     });
     try {
@@ -104,8 +133,18 @@ describe('the live view of a run', () => {
   });
 
   it('reads each task once when it opens, and again only when its file changed', async () => {
-    const lead = createMemberClient({ home, runId: run.runId, member: 'lead' });
-    const writer = createMemberClient({ home, runId: run.runId, member: 'writer' });
+    const lead = createMemberClient({
+      store: createFileStore({ root: home }),
+      home,
+      runId: run.runId,
+      member: 'lead',
+    });
+    const writer = createMemberClient({
+      store: createFileStore({ root: home }),
+      home,
+      runId: run.runId,
+      member: 'writer',
+    });
     const created = [];
     for (let index = 0; index < 20; index += 1)
       created.push(await lead.createTask({ subject: `Task ${index}` }));
@@ -147,9 +186,17 @@ describe('the live view of a run', () => {
       home,
       Array.from({ length: 12 }, (_, index) => `member-${index + 1}`),
     );
-    const lead = createMemberClient({ home, runId: crowd.runId, member: 'lead' });
+    const lead = createMemberClient({
+      store: createFileStore({ root: home }),
+      home,
+      runId: crowd.runId,
+      member: 'lead',
+    });
     const live = await openLiveRun({
-      reader: await createTeamkitRunSource({ home }).openRun(crowd.runId),
+      reader: await createTeamkitRunSource({
+        store: createFileStore({ root: home }),
+        home,
+      }).watchRun(crowd.runId),
       reconcileMs: 3_600_000,
     });
     try {

@@ -1,5 +1,6 @@
 import { createMemberClient, TeamkitError } from '@teamkit/team-core';
 import { USER_PARTICIPANT } from '@teamkit/team-core/schema';
+import type { TeamkitStore } from '@teamkit/team-core/storage';
 import {
   type AnyTeamTool,
   createTeamRunView,
@@ -26,12 +27,15 @@ import type { ActionName } from '../protocol.js';
 /** What an action needs besides its input. */
 export interface RunActionContext {
   home: string;
+  /** The store holding the home's runs (the one `team ui` selected). */
+  store: TeamkitStore;
   runId: string;
   /** The environment `team ui` runs in, passed on to the runtime when a run is stopped. */
   env: NodeJS.ProcessEnv;
   /** Stops a run as `team run stop` does; injected so this module stays free of the CLI's runtime. */
   stopRun(options: {
     home: string;
+    store: TeamkitStore;
     runId: string;
     env: NodeJS.ProcessEnv;
     force?: boolean;
@@ -76,12 +80,18 @@ async function runAsUser<Name extends TeamToolName>(
 ): Promise<TeamToolAnswer<Awaited<ReturnType<TeamToolNamed<Name>['handler']>>>> {
   const client = () =>
     Promise.resolve(
-      createMemberClient({ home: context.home, runId: context.runId, member: USER_PARTICIPANT }),
+      createMemberClient({
+        home: context.home,
+        store: context.store,
+        runId: context.runId,
+        member: USER_PARTICIPANT,
+      }),
     );
   const toolContext: TeamToolContext = {
     caller: { kind: 'user', runId: context.runId },
     client,
-    view: async () => createTeamRunView({ home: context.home, runId: context.runId }),
+    view: async () =>
+      createTeamRunView({ home: context.home, runId: context.runId, store: context.store }),
     toolName: (base) => UI_NAMES[base] ?? base,
   };
   const answer = await runTeamTool(findTeamTool(name) as AnyTeamTool, given(args), toolContext);
@@ -178,6 +188,7 @@ const HANDLERS: Record<ActionName, ActionHandler> = {
     }
     return context.stopRun({
       home: context.home,
+      store: context.store,
       runId: context.runId,
       env: context.env,
       force: parsed.data.force === true,

@@ -51,7 +51,7 @@ export function createRunHub(options: RunHubOptions): RunHub {
         };
         found = isLiveRunSource(from)
           ? from.openLive(runId, tuning)
-          : from.openRun(runId).then((reader) => openLiveRun({ reader, ...tuning }));
+          : from.watchRun(runId).then((reader) => openLiveRun({ reader, ...tuning }));
         opened.set(id, found);
         found.catch(() => opened.delete(id));
       }

@@ -11,7 +11,6 @@ import { MessageSchema, TaskSchema, USER_PARTICIPANT } from '@teamkit/team-core/
 import {
   findLead,
   listRuns,
-  readRunState,
   TERMINAL_RUN_STATUSES,
   WORKING_RUN_STATUSES,
 } from '@teamkit/team-core/state';
@@ -20,7 +19,7 @@ import {
   parseDocument,
   readDocument,
   type StoreChange,
-  storeForHome,
+  type TeamkitStore,
 } from '@teamkit/team-core/storage';
 import { createGitRunner } from '@teamkit/team-core/worktree';
 import type {
@@ -104,8 +103,11 @@ export interface RunSource {
   readonly id: RunSourceId;
   readonly label: string;
   listRuns(): Promise<RunSummary[]>;
-  /** A reader of one run; throws `RUN_NOT_FOUND` (or `PATH_TRAVERSAL` for a bad id). */
-  openRun(runId: string): Promise<RunReader>;
+  /**
+   * A reader of one run's live view (its state, tasks, mail and events, and their changes);
+   * throws `RUN_NOT_FOUND` (or `PATH_TRAVERSAL` for a bad id).
+   */
+  watchRun(runId: string): Promise<RunReader>;
 }
 
 const WORKING_ACTIONS: ActionName[] = [
@@ -200,9 +202,8 @@ function parseShortstat(text: string): Omit<DiffSummary, 'commits'> {
 }
 
 /** Teamkit's runs under one home, read through team-core. */
-export function createTeamkitRunSource(options: { home: string }): RunSource {
-  const { home } = options;
-  const store = storeForHome(home);
+export function createTeamkitRunSource(options: { home: string; store: TeamkitStore }): RunSource {
+  const { home, store } = options;
   const git = createGitRunner();
   // Task counts of runs the runs view lists, recounted only when the tasks folder changed.
   const progressCache = new Map<string, { stamp: number; progress: RunSummary['progress'] }>();
@@ -221,7 +222,7 @@ export function createTeamkitRunSource(options: { home: string }): RunSource {
     id: 'teamkit',
     label: 'Teamkit',
     async listRuns() {
-      const listing = await listRuns(home);
+      const listing = await listRuns(home, { store });
       const runs: RunSummary[] = [];
       for (const state of listing.runs) {
         runs.push({
@@ -232,7 +233,7 @@ export function createTeamkitRunSource(options: { home: string }): RunSource {
       }
       return runs.sort((a, b) => b.createdAt - a.createdAt);
     },
-    async openRun(runId) {
+    async watchRun(runId) {
       const labelOf = (folder: string) => {
         const relative = path.relative(home, folder);
         return relative.startsWith('..') || path.isAbsolute(relative) ? folder : relative;
@@ -282,7 +283,7 @@ export function createTeamkitRunSource(options: { home: string }): RunSource {
           );
         },
         async readState() {
-          const state = await readRunState(home, runId, { store });
+          const state = await run.state.read();
           for (const member of state.members) members.add(member.name);
           return {
             header: headerOf(state),

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createMemberClient, createTaskList } from '@teamkit/team-core';
-import { readRunState } from '@teamkit/team-core/state';
+import { createMemberClient, createTaskList, openRun } from '@teamkit/team-core';
+import { createFileStore } from '@teamkit/team-core/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunDelta, RunSnapshot } from '../protocol.js';
 import { type SeededRun, seedRun } from '../test-support/seed-run.js';
@@ -21,7 +21,8 @@ beforeAll(async () => {
   home = await mkdtemp(path.join(os.tmpdir(), 'teamkit-ui-server-'));
   run = await seedRun(home, ['writer', 'tester']);
   server = await startUiServer({
-    sources: [createTeamkitRunSource({ home })],
+    store: createFileStore({ root: home }),
+    sources: [createTeamkitRunSource({ store: createFileStore({ root: home }), home })],
     home,
     stopRun: async ({ runId }) => {
       stops.push(runId);
@@ -98,7 +99,13 @@ describe('team ui server: sign-in', () => {
 
 describe('team ui server: actions', () => {
   it('refuses an action without the right Origin and changes nothing', async () => {
-    const before = (await createTaskList({ home, runId: run.runId }).listTasks()).tasks.length;
+    const before = (
+      await createTaskList({
+        store: createFileStore({ root: home }),
+        home,
+        runId: run.runId,
+      }).listTasks()
+    ).tasks.length;
     const subject = { subject: 'from elsewhere' };
     const foreign = await post('createTask', subject, {
       ...own(),
@@ -114,7 +121,13 @@ describe('team ui server: actions', () => {
     expect(none.status).toBe(403);
     const noCookie = await post('createTask', subject, own());
     expect(noCookie.status).toBe(401);
-    const after = (await createTaskList({ home, runId: run.runId }).listTasks()).tasks.length;
+    const after = (
+      await createTaskList({
+        store: createFileStore({ root: home }),
+        home,
+        runId: run.runId,
+      }).listTasks()
+    ).tasks.length;
     expect(after).toBe(before);
   });
 
@@ -126,7 +139,11 @@ describe('team ui server: actions', () => {
     );
     expect(created.status).toBe(200);
     const { task } = JSON.parse(created.body).result as { task: { id: string } };
-    const stored = await createTaskList({ home, runId: run.runId }).getTask(task.id);
+    const stored = await createTaskList({
+      store: createFileStore({ root: home }),
+      home,
+      runId: run.runId,
+    }).getTask(task.id);
     expect(stored).toMatchObject({ subject: 'Write the parser', status: 'pending' });
     expect(stored.metadata?.role).toBe('writer');
 
@@ -135,9 +152,15 @@ describe('team ui server: actions', () => {
     const error = JSON.parse(illegal.body).error;
     expect(error.code).toBe('INVALID_TRANSITION');
     expect(error.message).toContain('pending');
-    expect((await createTaskList({ home, runId: run.runId }).getTask(task.id)).status).toBe(
-      'pending',
-    );
+    expect(
+      (
+        await createTaskList({
+          store: createFileStore({ root: home }),
+          home,
+          runId: run.runId,
+        }).getTask(task.id)
+      ).status,
+    ).toBe('pending');
   });
 
   it('refuses run ids that are not ids before they reach a path', async () => {
@@ -161,8 +184,18 @@ describe('team ui server: actions', () => {
   });
 
   it('sends a message as the user, requests changes with a note to the owner, stops the run', async () => {
-    const lead = createMemberClient({ home, runId: run.runId, member: 'lead' });
-    const writer = createMemberClient({ home, runId: run.runId, member: 'writer' });
+    const lead = createMemberClient({
+      store: createFileStore({ root: home }),
+      home,
+      runId: run.runId,
+      member: 'lead',
+    });
+    const writer = createMemberClient({
+      store: createFileStore({ root: home }),
+      home,
+      runId: run.runId,
+      member: 'writer',
+    });
     const task = await lead.createTask({ subject: 'Review me' });
     await writer.claimTask(task.id);
     await writer.startTask(task.id);
@@ -202,7 +235,12 @@ describe('team ui server: actions', () => {
     expect(stops).toEqual([]);
     const sent = await post('send', { to: 'tester', body: 'hello' }, { ...own(), Cookie: cookie });
     expect(JSON.parse(sent.body).result.delivered).toEqual(['tester']);
-    const tester = createMemberClient({ home, runId: run.runId, member: 'tester' });
+    const tester = createMemberClient({
+      store: createFileStore({ root: home }),
+      home,
+      runId: run.runId,
+      member: 'tester',
+    });
     expect((await tester.inbox()).find((message) => message.body === 'hello')?.from).toBe('user');
     // Merge is wired to the core: this seeded run has no repository, so it is refused as such.
     const merged = await post('merge', { dryRun: true }, { ...own(), Cookie: cookie });
@@ -211,14 +249,32 @@ describe('team ui server: actions', () => {
     const stopped = await post('stopRun', {}, { ...own(), Cookie: cookie });
     expect(stopped.status).toBe(200);
     expect(stops).toEqual([run.runId]);
-    expect((await readRunState(home, run.runId)).status).toBe('active');
+    expect(
+      (
+        await openRun({
+          home: home,
+          runId: run.runId,
+          store: createFileStore({ root: home }),
+        }).state.read()
+      ).status,
+    ).toBe('active');
   });
 });
 
 describe('team ui server: live stream', () => {
   it('sends a snapshot, then deltas of what changed on disk', async () => {
-    const lead = createMemberClient({ home, runId: run.runId, member: 'lead' });
-    const tester = createMemberClient({ home, runId: run.runId, member: 'tester' });
+    const lead = createMemberClient({
+      store: createFileStore({ root: home }),
+      home,
+      runId: run.runId,
+      member: 'lead',
+    });
+    const tester = createMemberClient({
+      store: createFileStore({ root: home }),
+      home,
+      runId: run.runId,
+      member: 'tester',
+    });
     const task = await lead.createTask({ subject: 'Watch me move' });
     let triggered = false;
     const events = await readEvents(
@@ -270,7 +326,8 @@ describe('team ui server: live stream', () => {
       runAction: async () => undefined,
     };
     const own = await startUiServer({
-      sources: [createTeamkitRunSource({ home }), broken],
+      store: createFileStore({ root: home }),
+      sources: [createTeamkitRunSource({ store: createFileStore({ root: home }), home }), broken],
       home,
       stopRun: async () => undefined,
     });
@@ -290,16 +347,21 @@ describe('team ui server: live stream', () => {
   });
 
   it('starts reading a run when a link to it is made, and reads it once for the page', async () => {
-    const source = createTeamkitRunSource({ home });
+    const source = createTeamkitRunSource({ store: createFileStore({ root: home }), home });
     let opened = 0;
     const counting: RunSource = {
       ...source,
-      async openRun(runId) {
+      async watchRun(runId) {
         opened += 1;
-        return source.openRun(runId);
+        return source.watchRun(runId);
       },
     };
-    const own = await startUiServer({ sources: [counting], home, stopRun: async () => undefined });
+    const own = await startUiServer({
+      store: createFileStore({ root: home }),
+      sources: [counting],
+      home,
+      stopRun: async () => undefined,
+    });
     try {
       // A link to nothing opens nothing and breaks nothing.
       own.loginUrl('#/run/teamkit/not-a-run');

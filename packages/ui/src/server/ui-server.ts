@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { errorMessage } from '@teamkit/team-core/errors';
+import type { TeamkitStore } from '@teamkit/team-core/storage';
 import type { ActionResponse, RunDelta } from '../protocol.js';
 import { type AnyRunSource, isLiveRunSource } from './live-run-source.js';
 import { type RunActionContext, runAction } from './run-actions.js';
@@ -17,6 +18,8 @@ export interface UiServerOptions {
   sources: readonly AnyRunSource[];
   /** The Teamkit home, for actions. */
   home: string;
+  /** The store holding the home's runs, for actions. */
+  store: TeamkitStore;
   /** 0 (default) picks a free port. */
   port?: number;
   env?: NodeJS.ProcessEnv;
@@ -270,7 +273,13 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
         const result = isLiveRunSource(source)
           ? await source.runAction(id, action, input)
           : await runAction(
-              { home: options.home, runId: id, env, stopRun: options.stopRun },
+              {
+                home: options.home,
+                store: options.store,
+                runId: id,
+                env,
+                stopRun: options.stopRun,
+              },
               action,
               input,
             );

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { TaskStatus } from '@teamkit/team-core';
 import { TaskSchema, TeamSpecSchema } from '@teamkit/team-core/schema';
 import { createRunState, transitionRun } from '@teamkit/team-core/state';
-import { runPaths, serializeDocument } from '@teamkit/team-core/storage';
+import { createFileStore, runPaths, serializeDocument } from '@teamkit/team-core/storage';
 
 /** A run made for a test: its id and the names of its members (the lead first). */
 export interface SeededRun {
@@ -20,12 +20,16 @@ export async function seedRun(home: string, workers: readonly string[]): Promise
     members: ['lead', ...workers].map((name) => ({ name, role: name, prompt: `You are ${name}.` })),
     policy: { bounds: { maxMembers: 64 } },
   });
-  const state = await createRunState(home, {
-    spec,
-    teamSource: { scope: 'inline' },
-    hostId: 'test',
-  });
-  await transitionRun(home, state.runId, 'active');
+  const state = await createRunState(
+    home,
+    {
+      spec,
+      teamSource: { scope: 'inline' },
+      hostId: 'test',
+    },
+    { store: createFileStore({ root: home }) },
+  );
+  await transitionRun(home, state.runId, 'active', { store: createFileStore({ root: home }) });
   return { runId: state.runId, members: ['lead', ...workers] };
 }
 

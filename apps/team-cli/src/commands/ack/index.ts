@@ -21,7 +21,7 @@ export const ackCommand: CommandHandler = async (context, args) => {
     [run, ...ids] = args;
   } else if (args.length > 1 && args[0] !== undefined && args[0].length >= 4) {
     const first = args[0];
-    const runs = await listRunIds(context.home);
+    const runs = await listRunIds(context);
     if (runs.some((id) => id.startsWith(first))) [run, ...ids] = args;
   }
   if (ids.length === 0) throw new UsageError('Name at least one message id.');

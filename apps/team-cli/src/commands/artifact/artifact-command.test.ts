@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { issueMemberCredential } from '@teamkit/team-core';
+import { createFileStore } from '@teamkit/team-core/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempHome, runCli } from '../../test-support/run-cli.js';
 
@@ -23,7 +24,9 @@ beforeAll(async () => {
   expect(started.code, started.stderr + started.stdout).toBe(0);
   runId = started.json().runId as string;
   // A fresh secret for the implementer, as its host would hand it (the idle process keeps the old one).
-  token = await issueMemberCredential(home, runId, 'implementer');
+  token = await issueMemberCredential(home, runId, 'implementer', {
+    store: createFileStore({ root: home }),
+  });
 });
 
 afterAll(async () => {

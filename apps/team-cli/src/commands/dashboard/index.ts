@@ -9,7 +9,7 @@ export const dashboardCommand: CommandHandler = async (context, [run], options) 
     const { collectRunStatus } = await import('@teamkit/team-core');
     const { renderDashboard } = await import('../../dashboard/render-dashboard.js');
     const { problemLines } = await import('../../problem-lines.js');
-    const report = await collectRunStatus({ home: context.home, runId });
+    const report = await collectRunStatus({ home: context.home, runId, store: context.store });
     output.result({ status: report }, () =>
       [
         renderDashboard(report, { paint: output.style, width: process.stdout.columns ?? 100 }),
@@ -18,10 +18,7 @@ export const dashboardCommand: CommandHandler = async (context, [run], options) 
     );
     return undefined;
   }
-  const [{ runLiveDashboard }, { storeForHome }] = await Promise.all([
-    import('../../dashboard/live-dashboard.js'),
-    import('@teamkit/team-core/storage'),
-  ]);
+  const { runLiveDashboard } = await import('../../dashboard/live-dashboard.js');
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
@@ -29,9 +26,8 @@ export const dashboardCommand: CommandHandler = async (context, [run], options) 
   try {
     await runLiveDashboard({
       home: context.home,
+      store: context.store,
       runId,
-      // The store this process selected for the home: files, or NATS for a shared run.
-      store: storeForHome(context.home),
       paint: output.style,
       signal: controller.signal,
     });

@@ -61,8 +61,9 @@ export const demoCommand: CommandHandler = async (context, _args, options) => {
   const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');
   const { superviseOnce } = await import('../../supervisor/supervise-run.js');
   const { collectRunStatus, openRun } = await import('@teamkit/team-core');
-  const { readRunState } = await import('@teamkit/team-core/state');
-  const { runPaths } = await import('@teamkit/team-core/storage');
+  const { createFileStore, runPaths } = await import('@teamkit/team-core/storage');
+  // The demo's run lives in its own temporary home's folder: the file store of that home.
+  const store = createFileStore({ root: home });
   const env: NodeJS.ProcessEnv = { ...context.env, TEAMKIT_HOME: home };
   delete env.TEAMKIT_RUN;
   delete env.TEAMKIT_MEMBER;
@@ -82,7 +83,7 @@ export const demoCommand: CommandHandler = async (context, _args, options) => {
     await git(repo, ['add', 'README.md']);
     await git(repo, ['commit', '-q', '-m', 'Initial commit']);
     output.note(`Teamkit demo: the coding team with scripted members in ${folder}`);
-    ({ runtime, host } = await openProcessRuntime({ home, env, tmux }));
+    ({ runtime, host } = await openProcessRuntime({ home, store, env, tmux }));
     const result = await runtime.startRun('coding-team', { repo });
     runId = result.runId;
     output.note(
@@ -95,7 +96,7 @@ export const demoCommand: CommandHandler = async (context, _args, options) => {
     let lastFrame = '';
     const draw = async () => {
       if (output.json || runId === undefined) return;
-      const report = await collectRunStatus({ home, runId }).catch(() => undefined);
+      const report = await collectRunStatus({ home, runId, store }).catch(() => undefined);
       if (report === undefined) return;
       if (tty) {
         const frame = renderDashboard(report, {
@@ -125,7 +126,7 @@ export const demoCommand: CommandHandler = async (context, _args, options) => {
       await delay(250);
     }
 
-    const state = await readRunState(home, runId);
+    const state = await openRun({ home, runId, store }).state.read();
     const commits: Record<string, number> = {};
     for (const member of state.members) {
       if (member.branch === undefined) continue;
@@ -142,8 +143,8 @@ export const demoCommand: CommandHandler = async (context, _args, options) => {
     await run('git', ['init', '-q', '--bare', path.join(folder, 'origin.git')]);
     await git(repo, ['remote', 'add', 'origin', path.join(folder, 'origin.git')]);
     await git(repo, ['push', '-q', 'origin', 'main', ...branches]);
-    const report = await collectRunStatus({ home, runId });
-    const { events } = await openRun({ home, runId }).events.read();
+    const report = await collectRunStatus({ home, runId, store });
+    const { events } = await openRun({ home, runId, store }).events.read();
     const stop = await runtime.stopRun(runId);
     if (stop.keptWorktrees.length > 0)
       output.note(`kept worktrees: ${stop.keptWorktrees.map((entry) => entry.reason).join('; ')}`);

@@ -6,7 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createMailbox, TEAMKIT_ERROR_CODES } from '@teamkit/team-core';
 import { TeamSpecSchema, USER_PARTICIPANT } from '@teamkit/team-core/schema';
 import { createRunState, transitionRun } from '@teamkit/team-core/state';
-import { runPaths } from '@teamkit/team-core/storage';
+import { createFileStore, runPaths } from '@teamkit/team-core/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, createTempHome, runCli } from '../../test-support/run-cli.js';
 
@@ -31,20 +31,24 @@ beforeAll(async () => {
     ],
     policy: { unreadMaxBytes: 64 * 1024 * 1024 },
   });
-  const state = await createRunState(home, {
-    spec,
-    teamSource: { scope: 'inline' },
-    hostId: 'test',
-  });
+  const state = await createRunState(
+    home,
+    {
+      spec,
+      teamSource: { scope: 'inline' },
+      hostId: 'test',
+    },
+    { store: createFileStore({ root: home }) },
+  );
   runId = state.runId;
-  await transitionRun(home, runId, 'active');
+  await transitionRun(home, runId, 'active', { store: createFileStore({ root: home }) });
 });
 afterAll(async () => {
   await cleanup();
 });
 
 const inbox = () => runPaths(home, runId).inbox(USER_PARTICIPANT);
-const mailbox = () => createMailbox({ home, runId });
+const mailbox = () => createMailbox({ store: createFileStore({ root: home }), home, runId });
 
 async function send(count: number, body = 'hello'): Promise<string[]> {
   const ids: string[] = [];

@@ -32,7 +32,7 @@ export const inboxCommand: CommandHandler = async (context, [run], options) => {
   if (messages.length === 0 && waitSeconds > 0) {
     const { markWaiting, takeHandoffs } = await import('../../process-host/index.js');
     const { toolMessage } = await import('@teamkit/team-core/tools');
-    const clear = await markWaiting(context.home, runId, member, { handoff: true });
+    const clear = await markWaiting(runId, member, { handoff: true, store: context.store });
     const deadline = Date.now() + waitSeconds * 1000;
     let interrupted = false;
     const onSignal = () => {
@@ -41,7 +41,7 @@ export const inboxCommand: CommandHandler = async (context, [run], options) => {
     process.once('SIGINT', onSignal);
     try {
       const take = async () => {
-        const taken = await takeHandoffs(context.home, runId, member);
+        const taken = await takeHandoffs(runId, member, context.store);
         handedOver.push(...taken.handoffs.flatMap((handoff) => handoff.messages.map(toolMessage)));
         confirmations.push(taken.confirm);
       };

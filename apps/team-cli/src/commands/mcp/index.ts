@@ -24,7 +24,7 @@ export const mcpCommand: CommandHandler = async (context, _args, options) => {
   // This CLI hosts members, so the server's create and delete run it.
   argv.push('--team-cli', TEAM_CLI_BIN);
   const parsed = parseServerArguments(argv);
-  await serveTeamkitMcp({ ...parsed, home: context.home, env: context.env });
+  await serveTeamkitMcp({ ...parsed, home: context.home, env: context.env, store: context.store });
   return 0;
 };
 

@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { issueMemberCredential } from '@teamkit/team-core';
+import { createFileStore } from '@teamkit/team-core/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, createTempHome, runCli } from '../../test-support/run-cli.js';
 
@@ -19,7 +20,9 @@ beforeAll(async () => {
   expect(started.code, started.stderr + started.stdout).toBe(0);
   runId = started.json().runId as string;
   // A fresh secret for the implementer, as its host would hand it (the idle process keeps the old one).
-  token = await issueMemberCredential(home, runId, 'implementer');
+  token = await issueMemberCredential(home, runId, 'implementer', {
+    store: createFileStore({ root: home }),
+  });
 });
 
 afterAll(async () => {
@@ -224,7 +227,9 @@ describe('team mcp', () => {
     };
     // A member's own server does not offer lead tools; one shared server acting for the
     // member (started as the lead, naming the member per call) refuses them as the tool does.
-    const leadToken = await issueMemberCredential(home, runId, 'lead');
+    const leadToken = await issueMemberCredential(home, runId, 'lead', {
+      store: createFileStore({ root: home }),
+    });
     const lead = { ...implementer, TEAMKIT_MEMBER: 'lead', TEAMKIT_TOKEN: leadToken };
     const call = await callOneTool(process.execPath, [CLI_BIN, 'mcp', '--member-argument'], lead, {
       name: 'task_approve',

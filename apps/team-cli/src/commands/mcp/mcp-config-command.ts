@@ -40,8 +40,7 @@ export const mcpConfigCommand: CommandHandler = async (context, _args, options) 
   if (member !== undefined || run !== undefined) {
     const runId = await resolveRunId(context, run);
     const { TeamkitError } = await import('@teamkit/team-core');
-    const { readRunState } = await import('@teamkit/team-core/state');
-    const state = await readRunState(context.home, runId);
+    const state = await (await context.openRun(runId)).state.read();
     if (member !== undefined && !state.members.some((candidate) => candidate.name === member)) {
       throw new TeamkitError(
         'UNKNOWN_MEMBER',

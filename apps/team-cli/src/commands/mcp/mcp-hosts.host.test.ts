@@ -6,6 +6,7 @@ import {
   issueMemberCredential,
   type Task,
 } from '@teamkit/team-core';
+import { createFileStore } from '@teamkit/team-core/storage';
 import {
   type AgentCliName,
   createAgentCliEnvironment,
@@ -70,6 +71,7 @@ function configFile(cli: AgentCliName, root: string, files: readonly string[]): 
 
 async function startRun(fixture: TeamFixture) {
   const runtime = await createTeamRuntime({
+    store: createFileStore({ root: fixture.home }),
     home: fixture.home,
     host: createTestHost(),
     env: fixture.env,
@@ -84,11 +86,18 @@ async function startRun(fixture: TeamFixture) {
       { name: 'reviewer', role: 'reviewer', prompt: 'Review.' },
     ],
   });
-  await createMemberClient({ home: fixture.home, runId, member: 'lead' }).createTask({
+  await createMemberClient({
+    store: createFileStore({ root: fixture.home }),
+    home: fixture.home,
+    runId,
+    member: 'lead',
+  }).createTask({
     subject: 'Write the spec',
   });
   // The writer's secret, as Teamkit's launcher hands it to the member's process.
-  const token = await issueMemberCredential(fixture.home, runId, 'writer');
+  const token = await issueMemberCredential(fixture.home, runId, 'writer', {
+    store: createFileStore({ root: fixture.home }),
+  });
   return { runId, token };
 }
 

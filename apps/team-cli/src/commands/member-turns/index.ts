@@ -15,14 +15,14 @@ export const memberTurnsCommand: CommandHandler = async (context) => {
     );
   }
   const { home, member, memberRun: runId } = context;
-  const { readRunState, findMember } = await import('@teamkit/team-core/state');
+  const { findMember } = await import('@teamkit/team-core/state');
   const { readRunLaunch } = await import('../../process-host/run-launch.js');
   const { prepareTurnAgent, writePresetFiles } = await import(
     '../../turn-runner/prepare-turn-agent.js'
   );
   const { createMemberTurns } = await import('../../turn-runner/run-member-turns.js');
   const { loadCliSettings } = await import('../../cli-settings.js');
-  const state = await readRunState(home, runId);
+  const state = await (await context.openRun(runId)).state.read();
   const me = findMember(state, member);
   const launch = (await readRunLaunch(home, runId))?.members[member];
   if (launch === undefined) {
@@ -57,6 +57,7 @@ export const memberTurnsCommand: CommandHandler = async (context) => {
   const controller = new AbortController();
   const turns = createMemberTurns({
     home,
+    store: context.store,
     runId,
     member,
     agent,

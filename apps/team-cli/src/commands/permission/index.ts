@@ -1,4 +1,4 @@
-import { resolveRunId, splitOptionalRun } from '../../command-context.js';
+import { type CommandContext, resolveRunId, splitOptionalRun } from '../../command-context.js';
 import type { CommandHandler } from '../../command-handler.js';
 import { UsageError } from '../../exit-codes.js';
 import { runToolAs } from '../../tool-command.js';
@@ -36,10 +36,14 @@ export const permissionListCommand: CommandHandler = async (context, args, optio
 };
 
 /** A request named by its full id or a unique prefix of at least four characters. */
-async function resolveRequestId(home: string, runId: string, given: string): Promise<string> {
+async function resolveRequestId(
+  context: CommandContext,
+  runId: string,
+  given: string,
+): Promise<string> {
   const { TeamkitError } = await import('@teamkit/team-core');
-  const { readRunState } = await import('@teamkit/team-core/state');
-  const ids = (await readRunState(home, runId)).permissionRequests.map((request) => request.id);
+  const state = await (await context.openRun(runId)).state.read();
+  const ids = state.permissionRequests.map((request) => request.id);
   const wanted = given.toLowerCase();
   if (ids.includes(wanted)) return wanted;
   const matches = wanted.length >= 4 ? ids.filter((id) => id.startsWith(wanted)) : [];
@@ -69,7 +73,7 @@ function decide(decision: 'approved' | 'denied'): CommandHandler {
     if (rest.length !== 1 || rest[0] === undefined)
       throw new UsageError(`Name one request: team permission ${verb} [run] <id>.`);
     const runId = await resolveRunId(context, run);
-    const requestId = await resolveRequestId(context.home, runId, rest[0]);
+    const requestId = await resolveRequestId(context, runId, rest[0]);
     const { output, text } = await runToolAs(context, runId, 'permission_decide', {
       requestId,
       decision,

@@ -26,12 +26,12 @@ export const runStartCommand: CommandHandler = async (context, [team], options) 
   const { spec } = await resolveStartableTeam(library, team as string);
   const launch = planRunLaunch(spec, agentChoiceOf(options), context.env);
   const { assertLaunchFitsSharedRun } = await import('./shared-run-agents.js');
-  const { isSharedStoreForHome } = await import('@teamkit/team-core/storage');
   // Members left for another machine start with that machine's launch (`team run join`).
   const here = spec.members
     .map((member) => member.name)
     .filter((name) => !listOption(options.elsewhere).includes(name));
-  assertLaunchFitsSharedRun(launch, isSharedStoreForHome(context.home), here);
+  // A run kept anywhere but the home's folder is shared with other machines.
+  assertLaunchFitsSharedRun(launch, context.store.kind !== 'file', here);
   if (options.dryRun === true) {
     const { describeRunLaunch, renderRunLaunch } = await import('./describe-run-launch.js');
     const members = describeRunLaunch({
@@ -55,6 +55,7 @@ export const runStartCommand: CommandHandler = async (context, [team], options) 
   });
   const { runtime, machine } = await openProcessRuntime({
     home: context.home,
+    store: context.store,
     env: context.env,
     tmux,
     settings,
@@ -103,7 +104,7 @@ export const runStartCommand: CommandHandler = async (context, [team], options) 
       runId: result.runId,
       signal: controller.signal,
       lock: { timeoutMs: settings['lock.timeoutMs'] },
-      ...machineSupervision(context.home, machine, context.env),
+      ...machineSupervision(context.store, machine, context.env),
     });
     process.off('SIGINT', onSignal);
     output.result(
@@ -133,13 +134,13 @@ export const runStartCommand: CommandHandler = async (context, [team], options) 
 /** `team run list`: every run under the home, oldest first (a member sees its own run only). */
 export const runListCommand: CommandHandler = async (context) => {
   const { output } = context;
-  if ((await listRunIds(context.home)).length === 0) {
+  if ((await listRunIds(context)).length === 0) {
     output.result({ runs: [], problems: [] }, () => 'No runs.');
     return undefined;
   }
   const { listRuns } = await import('@teamkit/team-core/state');
   const { problemLines } = await import('../../problem-lines.js');
-  const listing = await listRuns(context.home);
+  const listing = await listRuns(context.home, { store: context.store });
   const own = (runId: string) => context.memberRun === undefined || runId === context.memberRun;
   const runs = listing.runs.filter((state) => own(state.runId));
   const problems = context.memberRun === undefined ? listing.problems : [];
@@ -167,8 +168,7 @@ export const runListCommand: CommandHandler = async (context) => {
  */
 export const runStopCommand: CommandHandler = async (context, [run], options) => {
   const runId = await resolveRunId(context, run);
-  const { readRunState } = await import('@teamkit/team-core/state');
-  const state = await readRunState(context.home, runId);
+  const state = await (await context.openRun(runId)).state.read();
   await authorizeRunOperation(context, state, 'stop');
   if (context.caller.kind === 'member' && context.env.TEAMKIT_DETACHED_STOP !== '1') {
     // The lead stopping its own run: stop from outside the process group being stopped.
@@ -190,6 +190,7 @@ export const runStopCommand: CommandHandler = async (context, [run], options) =>
   const { stopRunAsUser } = await import('../../supervisor/stop-run.js');
   const { report, supervisor, notSignalled, strays } = await stopRunAsUser({
     home: context.home,
+    store: context.store,
     runId,
     env: context.env,
     force: options.force === true,
@@ -236,8 +237,12 @@ export const runStopCommand: CommandHandler = async (context, [run], options) =>
 export const runResumeCommand: CommandHandler = async (context, [run]) => {
   const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');
   const { startBackgroundSupervisor } = await import('../../supervisor/background-supervisor.js');
-  const { WORKING_RUN_STATUSES, readRunState } = await import('@teamkit/team-core/state');
-  const { runtime } = await openProcessRuntime({ home: context.home, env: context.env });
+  const { WORKING_RUN_STATUSES } = await import('@teamkit/team-core/state');
+  const { runtime } = await openProcessRuntime({
+    home: context.home,
+    store: context.store,
+    env: context.env,
+  });
   const runIds: string[] = [];
   let report: unknown;
   let skipped: { runId: string; hostId: string }[] = [];
@@ -247,11 +252,15 @@ export const runResumeCommand: CommandHandler = async (context, [run]) => {
   // A member process no record names must not run beside the member resume restarts.
   const stopStrays = async (runId: string) =>
     stopStraySpawns(context.home, runId, {
-      keep: recordedSessionNonces(await readRunState(context.home, runId)),
+      keep: recordedSessionNonces(await (await context.openRun(runId)).state.read()),
     });
   if (run !== undefined || context.memberRun !== undefined) {
     const runId = await resolveRunId(context, run);
-    await authorizeRunOperation(context, await readRunState(context.home, runId), 'resume');
+    await authorizeRunOperation(
+      context,
+      await (await context.openRun(runId)).state.read(),
+      'resume',
+    );
     await stopStrays(runId);
     report = await runtime.resumeRun(runId);
     runIds.push(runId);
@@ -263,7 +272,7 @@ export const runResumeCommand: CommandHandler = async (context, [run]) => {
   }
   const supervised: string[] = [];
   for (const runId of runIds) {
-    const state = await readRunState(context.home, runId);
+    const state = await (await context.openRun(runId)).state.read();
     if (!WORKING_RUN_STATUSES.includes(state.status)) continue;
     if (run === undefined && context.memberRun === undefined) await stopStrays(runId);
     await startBackgroundSupervisor(context.home, runId, context.env);
@@ -283,8 +292,7 @@ export const runResumeCommand: CommandHandler = async (context, [run]) => {
 /** `team run supervise <run>`: the supervisor loop in the foreground. */
 export const runSuperviseCommand: CommandHandler = async (context, [run]) => {
   const runId = await resolveRunId(context, run);
-  const { readRunState } = await import('@teamkit/team-core/state');
-  const state = await readRunState(context.home, runId);
+  const state = await (await context.openRun(runId)).state.read();
   await authorizeRunOperation(context, state, 'supervise');
   const { assertProcessHosted } = await import('../../supervisor/host-kind.js');
   await assertProcessHosted(state, 'supervise');
@@ -292,6 +300,7 @@ export const runSuperviseCommand: CommandHandler = async (context, [run]) => {
   const { superviseRun } = await import('../../supervisor/supervise-run.js');
   const { runtime, host, settings, machine } = await openProcessRuntime({
     home: context.home,
+    store: context.store,
     env: context.env,
     state,
   });
@@ -300,7 +309,7 @@ export const runSuperviseCommand: CommandHandler = async (context, [run]) => {
     '../../process-host/spawn-records.js'
   );
   await stopStraySpawns(context.home, runId, {
-    keep: recordedSessionNonces(await readRunState(context.home, runId)),
+    keep: recordedSessionNonces(await (await context.openRun(runId)).state.read()),
   });
   const controller = new AbortController();
   const onSignal = () => controller.abort();
@@ -311,14 +320,18 @@ export const runSuperviseCommand: CommandHandler = async (context, [run]) => {
     runId,
     signal: controller.signal,
     lock: { timeoutMs: settings['lock.timeoutMs'] },
-    ...machineSupervision(context.home, machine, context.env),
+    ...machineSupervision(context.store, machine, context.env),
   });
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   if (outcome === 'stopped' && machine !== undefined) {
     // Stopped from another machine, which does not signal this machine's processes.
     const { stopMachineMembers } = await import('../../supervisor/stop-machine-members.js');
-    const ended = await stopMachineMembers(host, await readRunState(context.home, runId), machine);
+    const ended = await stopMachineMembers(
+      host,
+      await (await context.openRun(runId)).state.read(),
+      machine,
+    );
     for (const { member, reason } of ended.failed)
       process.stderr.write(`supervisor: could not stop ${member}: ${reason}\n`);
   }
@@ -337,6 +350,7 @@ export const runSweepCommand: CommandHandler = async (context, _args, options) =
   const settings = await loadCliSettings(context);
   const { PROCESS_HOST_ID } = await import('../../process-host/index.js');
   const report = await sweepRuns(context.home, {
+    store: context.store,
     failedRetentionMs: settings['runs.failedRetentionHours'] * 60 * 60_000,
     ...(options.allHosts === true ? {} : { hostId: PROCESS_HOST_ID }),
   });
@@ -360,12 +374,17 @@ export const runSweepCommand: CommandHandler = async (context, _args, options) =
  */
 export const runInterruptCommand: CommandHandler = async (context, [run, member]) => {
   const runId = await resolveRunId(context, run);
-  const { readRunState, findMember } = await import('@teamkit/team-core/state');
-  const state = await readRunState(context.home, runId);
+  const { findMember } = await import('@teamkit/team-core/state');
+  const state = await (await context.openRun(runId)).state.read();
   await authorizeRunOperation(context, state, 'interrupt');
   findMember(state, member as string);
   const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');
-  const { runtime } = await openProcessRuntime({ home: context.home, env: context.env, state });
+  const { runtime } = await openProcessRuntime({
+    home: context.home,
+    store: context.store,
+    env: context.env,
+    state,
+  });
   const outcome = await runtime.interruptMember(runId, member as string);
   context.output.result({ runId, member, outcome }, () =>
     outcome === 'interrupted'

@@ -22,7 +22,7 @@ export const runJoinCommand: CommandHandler = async (context, [run, ...members],
   };
   const runId = await resolveRunId(context, run);
   const { machineIdOf } = await import('../../supervisor/machine-id.js');
-  const machine = await machineIdOf(context.home);
+  const machine = await machineIdOf(context.home, context.store);
   if (machine === undefined) {
     throw new core.TeamkitError(
       'INVALID_INPUT',
@@ -30,13 +30,14 @@ export const runJoinCommand: CommandHandler = async (context, [run, ...members],
       { details: { runId } },
     );
   }
-  const state = await core.readRunState(context.home, runId);
+  const joined = await context.openRun(runId, { actor: 'user' });
+  const state = await joined.state.read();
   await authorizeRunOperation(context, state, 'supervise');
   const { assertProcessHosted } = await import('../../supervisor/host-kind.js');
   await assertProcessHosted(state, 'join');
   const repo = path.resolve(String(options.repo));
   const spec = await core.readDocument(
-    core.storeForHome(context.home),
+    context.store,
     core.runKeys(runId).team,
     core.TeamSpecSchema,
   );
@@ -51,7 +52,10 @@ export const runJoinCommand: CommandHandler = async (context, [run, ...members],
   const launch = planRunLaunch(spec.value, agentChoiceOf(options), context.env);
   const { assertLaunchFitsSharedRun } = await import('./shared-run-agents.js');
   assertLaunchFitsSharedRun(launch, true, names);
-  await core.placeMembers(context.home, runId, names, machine, { actor: 'user' });
+  await core.placeMembers(context.home, runId, names, machine, {
+    actor: 'user',
+    store: context.store,
+  });
   // Each member gets a worktree of this machine's clone, from the commit the run's other
   // worktrees started from (fetch it first if this clone lacks it).
   const baseRef = state.members.find((member) => member.baseRef !== undefined)?.baseRef;
@@ -65,26 +69,22 @@ export const runJoinCommand: CommandHandler = async (context, [run, ...members],
       member: name,
       ...(baseRef === undefined ? {} : { baseRef }),
     });
-    await core.updateRunState(
-      context.home,
-      runId,
-      (draft) => {
-        const target = draft.members.find((member) => member.name === name);
-        if (target !== undefined) {
-          target.worktreePath = worktree.path;
-          target.branch = worktree.branch;
-          target.baseRef = worktree.baseCommit;
-        }
-        return draft;
-      },
-      { actor: 'user' },
-    );
+    await joined.state.update((draft) => {
+      const target = draft.members.find((member) => member.name === name);
+      if (target !== undefined) {
+        target.worktreePath = worktree.path;
+        target.branch = worktree.branch;
+        target.baseRef = worktree.baseCommit;
+      }
+      return draft;
+    });
   }
   const { recordRunLaunch } = await import('../../process-host/run-launch.js');
   await recordRunLaunch(context.home, runId, launch);
   const { openProcessRuntime } = await import('../../supervisor/open-runtime.js');
   const { runtime } = await openProcessRuntime({
     home: context.home,
+    store: context.store,
     env: context.env,
     tmux: false,
   });
@@ -92,13 +92,13 @@ export const runJoinCommand: CommandHandler = async (context, [run, ...members],
   // The first heartbeats, before this machine's supervisor is up to beat: the other
   // machines start judging a member as soon as they see its session.
   const { beatMember } = await import('../../supervisor/member-heartbeats.js');
-  const after = await core.readRunState(context.home, runId);
+  const after = await joined.state.read();
   for (const member of after.members) {
     if (!spawned.includes(member.name) || member.sessionId === undefined) continue;
     await beatMember(runId, member.name, {
       machine,
       sessionId: member.sessionId,
-      home: context.home,
+      store: context.store,
     });
   }
   const { startBackgroundSupervisor } = await import('../../supervisor/background-supervisor.js');

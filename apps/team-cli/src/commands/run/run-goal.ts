@@ -23,9 +23,8 @@ export const runGoalCommand: CommandHandler = async (context, args, options) => 
       throw new UsageError(
         'Give the goal with its criteria: team run goal [run] "<goal>" --criterion …',
       );
-    const { readRunState } = await import('@teamkit/team-core/state');
     const { goalOutput, goalText } = await import('@teamkit/team-core/tools');
-    const shown = goalOutput(await readRunState(context.home, runId));
+    const shown = goalOutput(await (await context.openRun(runId)).state.read());
     context.output.result(shown, () => goalText(shown));
     return undefined;
   }

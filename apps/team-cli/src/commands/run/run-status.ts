@@ -7,7 +7,7 @@ export const runStatusCommand: CommandHandler = async (context, [run], _options)
   const { output } = context;
   if (run === undefined && context.memberRun === undefined) {
     // Answered from the folder listing alone when there is nothing to read: this call is timed.
-    const ids = await listRunIds(context.home);
+    const ids = await listRunIds(context);
     if (ids.length === 0) {
       output.result({ runs: [] }, () => 'No runs.');
       return undefined;
@@ -15,7 +15,7 @@ export const runStatusCommand: CommandHandler = async (context, [run], _options)
     // Runs whose state says they are finished are not listed here: the schemas and the run
     // state module load only when some run may be working (or its document needs checking).
     const { looksFinished } = await import('@teamkit/team-core/home');
-    const finished = await Promise.all(ids.map((id) => looksFinished(context.home, id)));
+    const finished = await Promise.all(ids.map((id) => looksFinished(context.store, id)));
     if (finished.every(Boolean)) {
       output.result({ runs: [], problems: [] }, () => 'No working runs.');
       return undefined;
@@ -23,7 +23,7 @@ export const runStatusCommand: CommandHandler = async (context, [run], _options)
     const { listRuns, WORKING_RUN_STATUSES } = await import('@teamkit/team-core/state');
     const { problemLines } = await import('../../problem-lines.js');
     const { runLine } = await import('./run-line.js');
-    const listing = await listRuns(context.home);
+    const listing = await listRuns(context.home, { store: context.store });
     const working = listing.runs.filter((state) => WORKING_RUN_STATUSES.includes(state.status));
     output.result(
       { runs: working.map(runLine), problems: listing.problems },
@@ -37,7 +37,11 @@ export const runStatusCommand: CommandHandler = async (context, [run], _options)
   }
   const runId = await resolveRunId(context, run);
   const { collectRunStatus } = await import('@teamkit/team-core');
-  const report: RunStatusReport = await collectRunStatus({ home: context.home, runId });
+  const report: RunStatusReport = await collectRunStatus({
+    home: context.home,
+    runId,
+    store: context.store,
+  });
   const { renderDashboard } = await import('../../dashboard/render-dashboard.js');
   const { problemLines } = await import('../../problem-lines.js');
   output.result({ status: report }, () =>

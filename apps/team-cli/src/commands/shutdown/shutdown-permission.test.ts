@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
 import { createRunState, transitionRun } from '@teamkit/team-core/state';
+import { createFileStore } from '@teamkit/team-core/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberEnvironment, readStateFile } from '../../test-support/member-environment.js';
 import { createTempHome, runCli } from '../../test-support/run-cli.js';
@@ -128,18 +129,22 @@ describe('team --version and run supervise', () => {
       lead: 'lead',
       members: [{ name: 'lead', role: 'lead', prompt: 'You lead.' }],
     });
-    const state = await createRunState(home, {
-      spec,
-      teamSource: { scope: 'inline' },
-      hostId: 'opencode',
-    });
-    await transitionRun(home, state.runId, 'active');
+    const state = await createRunState(
+      home,
+      {
+        spec,
+        teamSource: { scope: 'inline' },
+        hostId: 'opencode',
+      },
+      { store: createFileStore({ root: home }) },
+    );
+    await transitionRun(home, state.runId, 'active', { store: createFileStore({ root: home }) });
     const refused = await team(['run', 'supervise', state.runId]);
     expect(errorCode(refused)).toBe('HOST_MISMATCH');
     expect(readStateFile(home, state.runId).status).toBe('active');
     // Its host cleaned it up; sweeping it is left to that host unless --all-hosts.
-    await transitionRun(home, state.runId, 'deleting');
-    await transitionRun(home, state.runId, 'deleted');
+    await transitionRun(home, state.runId, 'deleting', { store: createFileStore({ root: home }) });
+    await transitionRun(home, state.runId, 'deleted', { store: createFileStore({ root: home }) });
     const kept = await team(['run', 'sweep']);
     expect(kept.json().report).toMatchObject({ removed: [], skipped: [{ runId: state.runId }] });
     const swept = await team(['run', 'sweep', '--all-hosts']);

@@ -23,10 +23,11 @@ export const uiCommand: CommandHandler = async (context, [run], options) => {
   const server = await startUiServer({
     // Claude Code's own teams are read from $CLAUDE_CONFIG_DIR (else ~/.claude), as `--claude` does.
     sources: [
-      createTeamkitRunSource({ home: context.home }),
+      createTeamkitRunSource({ home: context.home, store: context.store }),
       createClaudeRunSource({ env: context.env, onError }),
     ],
     home: context.home,
+    store: context.store,
     port,
     env: context.env,
     stopRun: stopRunAsUser,

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { createTaskList, type Task } from '@teamkit/team-core';
-import { readRunState } from '@teamkit/team-core/state';
+import { createTaskList, openRun, type Task } from '@teamkit/team-core';
+import { createFileStore } from '@teamkit/team-core/storage';
 import { chromiumMissing, launchChromium } from '@teamkit/ui/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,7 +78,11 @@ describe.skipIf(missing !== undefined)('team ui end to end in Chromium', () => {
     await browser?.close();
     if (ui?.pid !== undefined && ui.exitCode === null) ui.kill('SIGINT');
     const state =
-      home === undefined ? undefined : await readRunState(home, runId).catch(() => undefined);
+      home === undefined
+        ? undefined
+        : await openRun({ home: home, runId: runId, store: createFileStore({ root: home }) })
+            .state.read()
+            .catch(() => undefined);
     if (state !== undefined && state.status !== 'deleted')
       await runCli(['run', 'stop', runId, '--force'], env(), { timeoutMs: 60_000 });
     await rm(folder, { recursive: true, force: true, maxRetries: 3 });
@@ -99,7 +103,8 @@ describe.skipIf(missing !== undefined)('team ui end to end in Chromium', () => {
     });
   };
 
-  const task = (id: string): Promise<Task> => createTaskList({ home, runId }).getTask(id);
+  const task = (id: string): Promise<Task> =>
+    createTaskList({ store: createFileStore({ root: home }), home, runId }).getTask(id);
   const cardIn = (page: Page, column: string, id?: string) =>
     page.locator(`[data-column="${column}"] [data-task-id${id === undefined ? '' : `="${id}"`}]`);
 
@@ -112,9 +117,9 @@ describe.skipIf(missing !== undefined)('team ui end to end in Chromium', () => {
     try {
       await followTheTeam(page, url);
     } catch (error) {
-      const statuses = (await createTaskList({ home, runId }).listTasks()).tasks.map(
-        (entry) => `#${entry.id} ${entry.status}`,
-      );
+      const statuses = (
+        await createTaskList({ store: createFileStore({ root: home }), home, runId }).listTasks()
+      ).tasks.map((entry) => `#${entry.id} ${entry.status}`);
       const logs = path.join(home, 'runtime', runId, 'logs');
       const tails: string[] = [];
       for (const name of ['lead', 'implementer', 'tester', 'supervisor'])
@@ -141,7 +146,11 @@ describe.skipIf(missing !== undefined)('team ui end to end in Chromium', () => {
     let approved = 0;
     let screenshots = false;
     for (;;) {
-      const done = (await createTaskList({ home, runId }).listTasks({ status: 'approved' })).tasks;
+      const done = (
+        await createTaskList({ store: createFileStore({ root: home }), home, runId }).listTasks({
+          status: 'approved',
+        })
+      ).tasks;
       if (done.length === 6) break;
       const next = cardIn(page, 'review').first();
       await next.waitFor({ timeout: 90_000 });
@@ -208,7 +217,9 @@ describe.skipIf(missing !== undefined)('team ui end to end in Chromium', () => {
       .filter((line) => line.includes('"task.status"') && line.includes(`"ids":["${fixId}"]`))
       .filter((line) => line.includes('"to":"in_review"'));
     expect(rounds).toHaveLength(2);
-    const tasks = (await createTaskList({ home, runId }).listTasks()).tasks;
+    const tasks = (
+      await createTaskList({ store: createFileStore({ root: home }), home, runId }).listTasks()
+    ).tasks;
     expect(tasks.map((entry) => entry.status)).toEqual(Array(6).fill('approved'));
     await page.locator('[data-field="progress"]:text-is("6/6 done")').waitFor();
 
@@ -217,7 +228,11 @@ describe.skipIf(missing !== undefined)('team ui end to end in Chromium', () => {
     await until(
       'every member but the lead terminated',
       async () => {
-        const state = await readRunState(home, runId);
+        const state = await openRun({
+          home: home,
+          runId: runId,
+          store: createFileStore({ root: home }),
+        }).state.read();
         return state.members.every((member) => member.isLead || member.status === 'terminated')
           ? true
           : undefined;
@@ -235,7 +250,15 @@ describe.skipIf(missing !== undefined)('team ui end to end in Chromium', () => {
     await page.getByRole('button', { name: 'Stop run' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Stop run' }).click();
     await until('the run deleted on disk', async () =>
-      (await readRunState(home, runId)).status === 'deleted' ? true : undefined,
+      (
+        await openRun({
+          home: home,
+          runId: runId,
+          store: createFileStore({ root: home }),
+        }).state.read()
+      ).status === 'deleted'
+        ? true
+        : undefined,
     );
     await page.locator('[data-field="run-status"]:text-is("deleted")').waitFor({ timeout: 30_000 });
     const log = await readFile(path.join(home, 'runtime', runId, 'events.jsonl'), 'utf8');

@@ -8,7 +8,7 @@ import type { CommandHandler } from '../../command-handler.js';
 export const watchCommand: CommandHandler = async (context, [run]) => {
   const runId = await resolveRunId(context, run);
   const { openRun } = await import('@teamkit/team-core');
-  const handle = openRun({ home: context.home, runId });
+  const handle = openRun({ home: context.home, runId, store: context.store });
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);

@@ -3,7 +3,7 @@ import type { CommandHandler } from '../../command-handler.js';
 /** `team worktree list`: member worktrees whose run is over (orphans) and what they hold. */
 export const worktreeListCommand: CommandHandler = async (context) => {
   const { findOrphanWorktrees } = await import('@teamkit/team-core/worktree');
-  const orphans = await findOrphanWorktrees({ home: context.home });
+  const orphans = await findOrphanWorktrees({ home: context.home, store: context.store });
   context.output.result({ orphans }, () =>
     orphans.length === 0
       ? 'No orphan worktrees.'
@@ -26,7 +26,11 @@ function listed(items: readonly string[], limit = 3): string {
 /** `team worktree prune [--force]`: removes orphans whose work is saved (all with --force). */
 export const worktreePruneCommand: CommandHandler = async (context, _args, options) => {
   const { pruneOrphans } = await import('@teamkit/team-core/worktree');
-  const report = await pruneOrphans({ home: context.home, force: options.force === true });
+  const report = await pruneOrphans({
+    home: context.home,
+    store: context.store,
+    force: options.force === true,
+  });
   const { output } = context;
   output.result({ report }, () => {
     if (report.removed.length + report.refused.length + report.failed.length === 0)

@@ -1,11 +1,13 @@
 // One chaos trial: works as a sender, an acker or a claimer until it is SIGKILLed.
 // Prints a line only after the operation it reports is durable.
 import { createMailbox, createTaskList, isTeamkitError } from '@teamkit/team-core';
+import { createFileStore } from '@teamkit/team-core/storage';
 
 const [home, runId, role, member, ...recipients] = process.argv.slice(2);
+const store = createFileStore({ root: home });
 const lock = { staleMs: 2_000, timeoutMs: 30_000 };
-const mailbox = createMailbox({ home, runId, lock });
-const tasks = createTaskList({ home, runId, lock });
+const mailbox = createMailbox({ home, runId, store, lock });
+const tasks = createTaskList({ home, runId, store, lock });
 const pick = (items) => items[Math.floor(Math.random() * items.length)];
 // Warm up (first state read, lazy code paths) so kills land in real work, not start-up.
 if (role === 'claimer') await tasks.listTasks();

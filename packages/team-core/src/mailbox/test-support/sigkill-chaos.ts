@@ -3,6 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskSchema } from '../../schema/index.js';
+import { createFileStore } from '../../storage/index.js';
 import { createTaskList } from '../../tasklist/create-task-list.js';
 import { inboxContents } from '../../test-support/inbox-contents.js';
 import { createRunFixture, type RunFixture } from '../../test-support/run-fixture.js';
@@ -73,7 +74,12 @@ export function describeSigkillChaos(trialsPerRole: number, timeoutMs: number): 
     it(
       `kills ${3 * 2 * Math.ceil(trialsPerRole / 2)} senders, ackers and claimers at random moments: nothing lost, torn or double-owned`,
       async () => {
-        const tasks = createTaskList({ home: fixture.home, runId: fixture.runId, lock: LOCK });
+        const tasks = createTaskList({
+          store: createFileStore({ root: fixture.home }),
+          home: fixture.home,
+          runId: fixture.runId,
+          lock: LOCK,
+        });
         for (let i = 0; i < TASKS; i += 1)
           await tasks.createTask('lead', { subject: `task ${i + 1}` });
 
@@ -92,7 +98,12 @@ export function describeSigkillChaos(trialsPerRole: number, timeoutMs: number): 
         // most trials must really have been cut short, or the test proves little
         expect(killed.reduce((a, b) => a + b, 0)).toBeGreaterThan(trialsPerRole);
 
-        const mailbox = createMailbox({ home: fixture.home, runId: fixture.runId, lock: LOCK });
+        const mailbox = createMailbox({
+          store: createFileStore({ root: fixture.home }),
+          home: fixture.home,
+          runId: fixture.runId,
+          lock: LOCK,
+        });
         await mailbox.reclaimStaleReservations(0);
 
         const sent = new Map<string, string[]>(RECIPIENTS.map((member) => [member, []]));

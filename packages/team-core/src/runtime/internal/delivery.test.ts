@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readRunState } from '../../state/index.js';
+import { createFileStore } from '../../storage/index.js';
 import { createTeamRuntime } from '../create-team-runtime.js';
 import { crewTeam, makeRuntimeHome, recordingHost } from '../test-support/recording-host.js';
 
@@ -24,7 +25,7 @@ describe('delivery', () => {
         return 'delivered';
       },
     });
-    const runtime = await createTeamRuntime({ home, host });
+    const runtime = await createTeamRuntime({ store: createFileStore({ root: home }), home, host });
     const { runId } = await runtime.startRun(crewTeam(1, { maxTurnsPerMember: 1 }), {
       leadSessionId: 'lead-session',
     });
@@ -63,7 +64,7 @@ describe('delivery', () => {
         return 'delivered';
       },
     });
-    const runtime = await createTeamRuntime({ home, host });
+    const runtime = await createTeamRuntime({ store: createFileStore({ root: home }), home, host });
     const { runId } = await runtime.startRun(crewTeam(1), { leadSessionId: 'lead-session' });
     const lead = runtime.member(runId, 'lead');
     const first = await lead.send({ to: 'worker-1', body: 'one' });
@@ -79,7 +80,7 @@ describe('delivery', () => {
       [first.messageId],
       [second.messageId],
     ]);
-    const state = await readRunState(home, runId);
+    const state = await readRunState(home, runId, { store: createFileStore({ root: home }) });
     expect(state.members.find((m) => m.name === 'worker-1')).toMatchObject({
       turns: 2,
       pendingDeliveryIds: [],
@@ -88,7 +89,7 @@ describe('delivery', () => {
 
   it('releases mail the host defers and says the session is busy', async () => {
     const host = recordingHost({ deliver: async () => 'deferred' });
-    const runtime = await createTeamRuntime({ home, host });
+    const runtime = await createTeamRuntime({ store: createFileStore({ root: home }), home, host });
     const { runId } = await runtime.startRun(crewTeam(1), { leadSessionId: 'lead-session' });
     const sent = await runtime.member(runId, 'lead').send({ to: 'worker-1', body: 'later' });
     const report = await runtime.deliverPending(runId, 'worker-1');

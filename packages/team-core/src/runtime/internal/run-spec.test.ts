@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../../errors/index.js';
 import { TeamPolicySchema } from '../../schema/index.js';
 import { readRunState } from '../../state/index.js';
+import { createFileStore } from '../../storage/index.js';
 import { createTeamRuntime } from '../create-team-runtime.js';
 import {
   crewTeam,
@@ -25,7 +26,11 @@ const DEFAULTS = {
 } as const;
 
 async function startCrew(policy: Record<string, unknown> = {}) {
-  const runtime = await createTeamRuntime({ home, host: recordingHost() });
+  const runtime = await createTeamRuntime({
+    store: createFileStore({ root: home }),
+    home,
+    host: recordingHost(),
+  });
   const { runId } = await runtime.startRun(
     { ...crewTeam(2), policy },
     { leadSessionId: 'lead-session' },
@@ -55,7 +60,10 @@ describe('mailbox settings in a run', () => {
   it('caps message bodies by the smaller of the policy and the setting (setting: mailbox.payloadMaxBytes)', async () => {
     await writeGlobalSettings(home, { 'mailbox.payloadMaxBytes': 1_024 });
     const { runtime, runId } = await startCrew({ payloadMaxBytes: 8_192 });
-    expect((await readRunState(home, runId)).policy.payloadMaxBytes).toBe(1_024);
+    expect(
+      (await readRunState(home, runId, { store: createFileStore({ root: home }) })).policy
+        .payloadMaxBytes,
+    ).toBe(1_024);
     const error = await runtime
       .member(runId, 'lead')
       .send({ to: 'worker-1', body: 'x'.repeat(2_000) })
@@ -67,13 +75,19 @@ describe('mailbox settings in a run', () => {
   it('keeps the team policy when it is the stricter one', async () => {
     await writeGlobalSettings(home, { 'mailbox.payloadMaxBytes': 65_536 });
     const { runId } = await startCrew({ payloadMaxBytes: 2_048 });
-    expect((await readRunState(home, runId)).policy.payloadMaxBytes).toBe(2_048);
+    expect(
+      (await readRunState(home, runId, { store: createFileStore({ root: home }) })).policy
+        .payloadMaxBytes,
+    ).toBe(2_048);
   });
 
   it('caps unread bytes per inbox by the smaller of the two (setting: mailbox.unreadMaxBytes)', async () => {
     await writeGlobalSettings(home, { 'mailbox.unreadMaxBytes': 2_048 });
     const { runtime, runId } = await startCrew({ unreadMaxBytes: 1_048_576 });
-    expect((await readRunState(home, runId)).policy.unreadMaxBytes).toBe(2_048);
+    expect(
+      (await readRunState(home, runId, { store: createFileStore({ root: home }) })).policy
+        .unreadMaxBytes,
+    ).toBe(2_048);
     const lead = runtime.member(runId, 'lead');
     await lead.send({ to: 'worker-1', body: 'y'.repeat(1_500) });
     const error = await lead
@@ -92,6 +106,7 @@ describe('mailbox settings in a run', () => {
       .catch((caught) => caught);
     expect(isTeamkitError(error, 'BROADCAST_NOT_PERMITTED')).toBe(true);
     const everyone = await createTeamRuntime({
+      store: createFileStore({ root: home }),
       home,
       host: recordingHost(),
       settings: { 'mailbox.broadcast': 'everyone' },
@@ -108,7 +123,12 @@ describe('mailbox settings in a run', () => {
 describe('built-in teams', () => {
   it('starts a built-in team by id though the config does not list it', async () => {
     // No global config: the packaged template lists coding-team only.
-    const runtime = await createTeamRuntime({ home, host: recordingHost(), env: {} });
+    const runtime = await createTeamRuntime({
+      store: createFileStore({ root: home }),
+      home,
+      host: recordingHost(),
+      env: {},
+    });
     const result = await runtime.startRun('duo', { leadSessionId: 'lead-session' });
     expect(result.state.teamName).toBe('duo');
     expect(result.state.teamSource.scope).toBe('builtin');
@@ -119,7 +139,12 @@ describe('built-in teams', () => {
   });
 
   it('names the enabled and the built-in teams when an id is unknown', async () => {
-    const runtime = await createTeamRuntime({ home, host: recordingHost(), env: {} });
+    const runtime = await createTeamRuntime({
+      store: createFileStore({ root: home }),
+      home,
+      host: recordingHost(),
+      env: {},
+    });
     const error = await runtime.startRun('nonesuch').catch((caught) => caught);
     expect(isTeamkitError(error, 'TEAM_NOT_FOUND')).toBe(true);
     expect(error.message).toContain('enabled teams: coding-team');
@@ -133,7 +158,12 @@ describe('built-in teams', () => {
       `${home}/config.json`,
       JSON.stringify({ version: 1, teams: [{ id: 'coding-team' }, { id: 'duo', enabled: false }] }),
     );
-    const runtime = await createTeamRuntime({ home, host: recordingHost(), env: {} });
+    const runtime = await createTeamRuntime({
+      store: createFileStore({ root: home }),
+      home,
+      host: recordingHost(),
+      env: {},
+    });
     const error = await runtime.startRun('duo').catch((caught) => caught);
     expect(isTeamkitError(error, 'TEAM_NOT_FOUND')).toBe(true);
     expect(error.message).toContain('disabled');

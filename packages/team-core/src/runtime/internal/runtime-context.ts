@@ -1,11 +1,9 @@
-import { createMailbox, type Mailbox } from '../../mailbox/index.js';
+import type { Mailbox } from '../../mailbox/index.js';
 import { loadSettings, type SettingsValues } from '../../registry/index.js';
-import { updateRunState } from '../../state/index.js';
-import { appendRunEvent } from '../../storage/event-log.js';
+import { openRun, type RunHandle } from '../../run-handle/index.js';
 import type { LockOptions } from '../../storage/file-lock.js';
-import { runKeys } from '../../storage/run-keys.js';
 import type { TeamkitStore } from '../../storage/teamkit-store.js';
-import { createTaskList, type TaskList } from '../../tasklist/index.js';
+import type { TaskList } from '../../tasklist/index.js';
 import type { TmuxRunner } from '../../tmux/index.js';
 import type { TeamHostV1 } from '../team-host.js';
 import type { TeamToolVocabulary } from '../team-protocol.js';
@@ -39,6 +37,8 @@ export interface RuntimeContext {
   readonly worktrees: boolean;
   /** This runtime's machine, when the run is shared by several (see `RunMember.machine`). */
   readonly machine: string | undefined;
+  /** Run `runId` on the runtime's store, acting as `runtime`. */
+  run(runId: string): RunHandle;
   mailbox(runId: string): Mailbox;
   tasks(runId: string): TaskList;
   /** Appends one runtime event to the run's log. */
@@ -89,8 +89,8 @@ export async function loadRuntimeSettings(
 /** Binds the seams once, so each part of the runtime takes one context. */
 export function createRuntimeContext(input: RuntimeContextInput): RuntimeContext {
   const { home, store, now, lock } = input;
-  const seams = { store, now, lock };
-  const stateOptions = { ...seams, actor: 'runtime' };
+  const stateOptions = { store, now, lock, actor: 'runtime' };
+  const run = (runId: string) => openRun({ home, runId, store, now, lock, actor: 'runtime' });
   return {
     home,
     host: input.host,
@@ -105,34 +105,24 @@ export function createRuntimeContext(input: RuntimeContextInput): RuntimeContext
     env: input.env,
     worktrees: input.worktrees,
     machine: input.machine,
-    mailbox: (runId) => createMailbox({ home, runId, ...seams }),
-    tasks: (runId) => createTaskList({ home, runId, ...seams }),
-    event: (runId, type, ids = [], data) =>
-      appendRunEvent(
-        store,
-        runKeys(runId).events,
-        { runId, actor: 'runtime', type, ids, ...(data === undefined ? {} : { data }) },
-        now,
-      ),
+    run,
+    mailbox: (runId) => run(runId).mailbox,
+    tasks: (runId) => run(runId).tasks,
+    event: (runId, type, ids = [], data) => run(runId).events.append(type, ids, data),
     settings: () => loadRuntimeSettings(input),
     async moveIfStill(runId, member, from, to) {
       let moved = false;
-      await updateRunState(
-        home,
-        runId,
-        (draft) => {
-          // Decided anew on each round of the compare-and-set.
-          moved = false;
-          const target = draft.members.find((candidate) => candidate.name === member);
-          if (target?.status === from) {
-            target.status = to;
-            target.lastSeenAt = now();
-            moved = true;
-          }
-          return draft;
-        },
-        stateOptions,
-      );
+      await run(runId).state.update((draft) => {
+        // Decided anew on each round of the compare-and-set.
+        moved = false;
+        const target = draft.members.find((candidate) => candidate.name === member);
+        if (target?.status === from) {
+          target.status = to;
+          target.lastSeenAt = now();
+          moved = true;
+        }
+        return draft;
+      });
       return moved;
     },
   };

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readRunState, updateRunState } from '../../state/index.js';
+import { createFileStore } from '../../storage/index.js';
 import { createTeamRuntime } from '../create-team-runtime.js';
 import { crewTeam, makeRuntimeHome, recordingHost } from '../test-support/recording-host.js';
 
@@ -12,12 +13,14 @@ beforeEach(async () => {
 afterEach(async () => cleanup());
 
 const statuses = async (runId: string) =>
-  (await readRunState(home, runId)).members.map((member) => `${member.name}:${member.status}`);
+  (await readRunState(home, runId, { store: createFileStore({ root: home }) })).members.map(
+    (member) => `${member.name}:${member.status}`,
+  );
 
 describe('spawning', () => {
   it('spawns within the parallel bound and starts waiting members when one goes idle', async () => {
     const host = recordingHost();
-    const runtime = await createTeamRuntime({ home, host });
+    const runtime = await createTeamRuntime({ store: createFileStore({ root: home }), home, host });
     const result = await runtime.startRun(crewTeam(3, { maxParallelMembers: 1 }));
     expect(result.spawned).toEqual(['lead', 'worker-1']);
     expect(result.waiting).toEqual(['worker-2', 'worker-3']);
@@ -41,11 +44,15 @@ describe('spawning', () => {
       await gate;
       return spawn(input);
     };
-    const runtime = await createTeamRuntime({ home, host });
+    const runtime = await createTeamRuntime({ store: createFileStore({ root: home }), home, host });
     const runId = '5d0c1a52-3f1e-4c8a-9a55-1f2e3d4c5b6a';
     const starting = runtime.startRun(crewTeam(3), { runId, leadSessionId: 'lead-session' });
     // startRun is blocked in the first spawn; more spawners for the same run queue behind it.
-    while (!(await readRunState(home, runId).catch(() => undefined))) {
+    while (
+      !(await readRunState(home, runId, { store: createFileStore({ root: home }) }).catch(
+        () => undefined,
+      ))
+    ) {
       await delay(5);
     }
     const racing = [1, 2, 3].map(() => runtime.spawnWaitingMembers(runId));
@@ -65,13 +72,13 @@ describe('spawning', () => {
 
   it('gives members started after a restart their own prompt, read back from the run', async () => {
     const host = recordingHost();
-    const first = await createTeamRuntime({ home, host });
+    const first = await createTeamRuntime({ store: createFileStore({ root: home }), home, host });
     const { runId } = await first.startRun(crewTeam(2, { maxParallelMembers: 1 }), {
       leadSessionId: 'lead-session',
     });
     expect(host.spawned.map((input) => input.member.name)).toEqual(['worker-1']);
     host.alive.add('lead-session');
-    const second = await createTeamRuntime({ home, host });
+    const second = await createTeamRuntime({ store: createFileStore({ root: home }), home, host });
     await second.onMemberIdle('s-worker-1-1');
     const late = host.spawned.find((input) => input.member.name === 'worker-2');
     expect(late?.member.prompt).toContain('Build things.');
@@ -79,7 +86,11 @@ describe('spawning', () => {
   });
 
   it('applies an idle report that came before the spawn returned', async () => {
-    const runtime = await createTeamRuntime({ home, host: recordingHost() });
+    const runtime = await createTeamRuntime({
+      store: createFileStore({ root: home }),
+      home,
+      host: recordingHost(),
+    });
     const host = runtime.host as ReturnType<typeof recordingHost>;
     const spawn = host.spawnMember.bind(host);
     host.spawnMember = async (input) => {
@@ -98,16 +109,25 @@ describe('spawning', () => {
     '%s a session whose start lost the parallel bound to another process',
     async (_, without) => {
       const host = recordingHost(without === undefined ? {} : { without: [without] });
-      const runtime = await createTeamRuntime({ home, host });
+      const runtime = await createTeamRuntime({
+        store: createFileStore({ root: home }),
+        home,
+        host,
+      });
       const { runId } = await runtime.startRun(crewTeam(2, { maxParallelMembers: 1 }), {
         leadSessionId: 'lead-session',
       });
       const setWorker1 = (status: 'idle' | 'running') =>
-        updateRunState(home, runId, (draft) => {
-          const worker = draft.members.find((member) => member.name === 'worker-1');
-          if (worker !== undefined) worker.status = status;
-          return draft;
-        });
+        updateRunState(
+          home,
+          runId,
+          (draft) => {
+            const worker = draft.members.find((member) => member.name === 'worker-1');
+            if (worker !== undefined) worker.status = status;
+            return draft;
+          },
+          { store: createFileStore({ root: home }) },
+        );
       await setWorker1('idle');
       const spawn = host.spawnMember.bind(host);
       host.spawnMember = async (input) => {

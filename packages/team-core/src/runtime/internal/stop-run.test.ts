@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TeamSpecSchema } from '../../schema/index.js';
 import { createRunState, readRunState } from '../../state/index.js';
-import { readRunEvents, runKeys, storeForHome } from '../../storage/index.js';
+import { createFileStore, readRunEvents, runKeys } from '../../storage/index.js';
 import { createTeamRuntime } from '../create-team-runtime.js';
 import {
   crewTeam,
@@ -28,7 +28,11 @@ const exists = (target: string) =>
 
 async function startWithWorktree() {
   const repo = await makeRepo(home);
-  const runtime = await createTeamRuntime({ home, host: recordingHost() });
+  const runtime = await createTeamRuntime({
+    store: createFileStore({ root: home }),
+    home,
+    host: recordingHost(),
+  });
   const { runId, state } = await runtime.startRun(crewTeam(1, {}, true), {
     repo,
     leadSessionId: 'lead-session',
@@ -68,7 +72,7 @@ describe('stopRun', () => {
       },
     ]);
     expect(await exists(worktree)).toBe(false);
-    const { events } = await readRunEvents(storeForHome(home), runKeys(runId).events);
+    const { events } = await readRunEvents(createFileStore({ root: home }), runKeys(runId).events);
     expect(events.at(-1)).toMatchObject({
       type: 'run.worktrees_removed',
       data: { removed: [worktree], force: true },
@@ -98,14 +102,26 @@ describe('stopRun', () => {
 
   it('rolls back a run stopped while creating, and marks it failed', async () => {
     const spec = TeamSpecSchema.parse(crewTeam(1));
-    const state = await createRunState(home, {
-      spec,
-      teamSource: { scope: 'inline' },
-      hostId: 'recording',
+    const state = await createRunState(
+      home,
+      {
+        spec,
+        teamSource: { scope: 'inline' },
+        hostId: 'recording',
+      },
+      { store: createFileStore({ root: home }) },
+    );
+    const runtime = await createTeamRuntime({
+      store: createFileStore({ root: home }),
+      home,
+      host: recordingHost(),
+      resumeOnStart: false,
     });
-    const runtime = await createTeamRuntime({ home, host: recordingHost(), resumeOnStart: false });
     const report = await runtime.stopRun(state.runId);
     expect(report).toMatchObject({ runId: state.runId, status: 'failed', problems: [] });
-    expect((await readRunState(home, state.runId)).statusReason).toBe('stopped while creating');
+    expect(
+      (await readRunState(home, state.runId, { store: createFileStore({ root: home }) }))
+        .statusReason,
+    ).toBe('stopped while creating');
   });
 });

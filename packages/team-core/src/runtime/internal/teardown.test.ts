@@ -2,7 +2,7 @@ import { rm, stat } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTeamkitError } from '../../errors/index.js';
 import { readRunState, transitionRun, updateRunState } from '../../state/index.js';
-import { readRunEvents, runKeys, storeForHome } from '../../storage/index.js';
+import { createFileStore, readRunEvents, runKeys } from '../../storage/index.js';
 import { createTeamRuntime } from '../create-team-runtime.js';
 import {
   crewTeam,
@@ -19,11 +19,15 @@ beforeEach(async () => {
 afterEach(async () => cleanup());
 
 const events = async (runId: string) =>
-  (await readRunEvents(storeForHome(home), runKeys(runId).events)).events;
+  (await readRunEvents(createFileStore({ root: home }), runKeys(runId).events)).events;
 
 describe('the one teardown', () => {
   it('releases the open tasks of every member when a run stops', async () => {
-    const runtime = await createTeamRuntime({ home, host: recordingHost() });
+    const runtime = await createTeamRuntime({
+      store: createFileStore({ root: home }),
+      home,
+      host: recordingHost(),
+    });
     const { runId } = await runtime.startRun(crewTeam(2), { leadSessionId: 'lead-session' });
     const lead = runtime.member(runId, 'lead');
     const first = await lead.createTask({ subject: 'one' });
@@ -43,7 +47,11 @@ describe('the one teardown', () => {
 
   it('stops at the first failing step and keeps the run deleting; tolerating failures finishes and reports each', async () => {
     const repo = await makeRepo(home);
-    const runtime = await createTeamRuntime({ home, host: recordingHost() });
+    const runtime = await createTeamRuntime({
+      store: createFileStore({ root: home }),
+      home,
+      host: recordingHost(),
+    });
     const { runId } = await runtime.startRun(crewTeam(1, {}, true), {
       repo,
       leadSessionId: 'lead-session',
@@ -53,7 +61,9 @@ describe('the one teardown', () => {
 
     const strict = await runtime.stopRun(runId).catch((error) => error);
     expect(isTeamkitError(strict)).toBe(true);
-    expect((await readRunState(home, runId)).status).toBe('deleting');
+    expect(
+      (await readRunState(home, runId, { store: createFileStore({ root: home }) })).status,
+    ).toBe('deleting');
 
     const tolerant = await runtime.stopRun(runId, { tolerateFailures: true });
     expect(tolerant.status).toBe('deleted');
@@ -72,12 +82,21 @@ describe('the one teardown', () => {
   });
 
   it('reports panes it has no tmux runner to close, and still ends the run', async () => {
-    const runtime = await createTeamRuntime({ home, host: recordingHost() });
-    const { runId } = await runtime.startRun(crewTeam(1), { leadSessionId: 'lead-session' });
-    await updateRunState(home, runId, (draft) => {
-      draft.tmuxLayout = { mode: 'detached-session', ownedSession: true, paneIds: {} };
-      return draft;
+    const runtime = await createTeamRuntime({
+      store: createFileStore({ root: home }),
+      home,
+      host: recordingHost(),
     });
+    const { runId } = await runtime.startRun(crewTeam(1), { leadSessionId: 'lead-session' });
+    await updateRunState(
+      home,
+      runId,
+      (draft) => {
+        draft.tmuxLayout = { mode: 'detached-session', ownedSession: true, paneIds: {} };
+        return draft;
+      },
+      { store: createFileStore({ root: home }) },
+    );
     const report = await runtime.stopRun(runId);
     expect(report.status).toBe('deleted');
     expect(report.problems).toEqual([
@@ -96,7 +115,7 @@ describe('the one teardown', () => {
       if (input.member.name === 'worker-2') throw new Error('agent binary missing');
       return spawn(input);
     };
-    const runtime = await createTeamRuntime({ home, host });
+    const runtime = await createTeamRuntime({ store: createFileStore({ root: home }), home, host });
     const runId = '3f2b8c1d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
     await expect(
       runtime.startRun(crewTeam(2), { runId, leadSessionId: 'lead-session' }),
@@ -115,14 +134,17 @@ describe('the one teardown', () => {
   it('finishes a deletion cut short when the runtime resumes: sessions, worktrees, members', async () => {
     const repo = await makeRepo(home);
     const host = recordingHost();
-    const first = await createTeamRuntime({ home, host });
+    const first = await createTeamRuntime({ store: createFileStore({ root: home }), home, host });
     const { runId, state } = await first.startRun(crewTeam(1, {}, true), {
       repo,
       leadSessionId: 'lead-session',
     });
-    await transitionRun(home, runId, 'deleting', { reason: 'stop' });
-    const second = await createTeamRuntime({ home, host });
-    const after = await readRunState(home, runId);
+    await transitionRun(home, runId, 'deleting', {
+      store: createFileStore({ root: home }),
+      reason: 'stop',
+    });
+    const second = await createTeamRuntime({ store: createFileStore({ root: home }), home, host });
+    const after = await readRunState(home, runId, { store: createFileStore({ root: home }) });
     expect(after.status).toBe('deleted');
     expect(after.members.map((member) => member.status)).toEqual(['terminated', 'terminated']);
     expect(host.stopped).toEqual(['s-worker-1-1']);

@@ -69,6 +69,7 @@ export function createFileEntries(guard: FolderGuard, lockDefaults: LockOptions)
     folder: string,
     collection: string,
     fn: (lock: FileLock) => Promise<T>,
+    lockOptions: LockOptions | undefined,
   ): Promise<T> {
     return lockedRun(
       folder,
@@ -78,7 +79,7 @@ export function createFileEntries(guard: FolderGuard, lockDefaults: LockOptions)
         lock.assertHeld();
         return result;
       },
-      lockDefaults,
+      { ...lockDefaults, ...lockOptions },
     );
   }
 
@@ -99,28 +100,33 @@ export function createFileEntries(guard: FolderGuard, lockDefaults: LockOptions)
       // The slow part (write and fsync) happens before the lock is taken.
       const staged = await stageTemp(folder, data, `${collection}/${id}`);
       try {
-        await locked(folder, collection, async (lock) => {
-          const state = stateOf(folder, id, collection);
-          if (state !== undefined) {
-            throw new TeamkitError(
-              'ALREADY_EXISTS',
-              `Entry ${id} is already in ${collection} (${state}); nothing was written. Use a new id.`,
-              { details: { collection, id, state } },
-            );
-          }
-          await options.admit?.(ledger.pending(folder, collection));
-          // The last moment to notice a lock lost during a slow admission check.
-          lock.assertHeld();
-          const token = ledger.changing(folder, collection);
-          const name = entryFileName(id, 'unread');
-          try {
-            fs.linkSync(staged.path, path.join(folder, name));
-          } catch (error) {
-            ledger.forget(folder);
-            throw toStoreError(error, `${collection}/${id}`, 'add');
-          }
-          ledger.added(folder, token, name, data.length);
-        });
+        await locked(
+          folder,
+          collection,
+          async (lock) => {
+            const state = stateOf(folder, id, collection);
+            if (state !== undefined) {
+              throw new TeamkitError(
+                'ALREADY_EXISTS',
+                `Entry ${id} is already in ${collection} (${state}); nothing was written. Use a new id.`,
+                { details: { collection, id, state } },
+              );
+            }
+            await options.admit?.(ledger.pending(folder, collection));
+            // The last moment to notice a lock lost during a slow admission check.
+            lock.assertHeld();
+            const token = ledger.changing(folder, collection);
+            const name = entryFileName(id, 'unread');
+            try {
+              fs.linkSync(staged.path, path.join(folder, name));
+            } catch (error) {
+              ledger.forget(folder);
+              throw toStoreError(error, `${collection}/${id}`, 'add');
+            }
+            ledger.added(folder, token, name, data.length);
+          },
+          options.lock,
+        );
       } finally {
         staged.discard();
       }
@@ -156,37 +162,42 @@ export function createFileEntries(guard: FolderGuard, lockDefaults: LockOptions)
         }
         return info !== undefined && info.mtimeMs <= (options.changedAtOrBefore as number);
       };
-      await locked(folder, collection, async () => {
-        ledger.changing(folder, collection);
-        ledger.forget(folder);
-        for (const id of unique) {
-          const key = `${collection}/${id}`;
-          const target = fileOf(folder, id, to);
-          const moved = from.some((state) => {
-            const source = fileOf(folder, id, state);
-            if (options.changedAtOrBefore !== undefined && !changedBy(source, key)) return false;
-            try {
-              fs.renameSync(source, target);
-              return true;
-            } catch (error) {
-              if (errnoOf(error) === 'ENOENT') return false;
-              throw toStoreError(error, key, 'move');
+      await locked(
+        folder,
+        collection,
+        async () => {
+          ledger.changing(folder, collection);
+          ledger.forget(folder);
+          for (const id of unique) {
+            const key = `${collection}/${id}`;
+            const target = fileOf(folder, id, to);
+            const moved = from.some((state) => {
+              const source = fileOf(folder, id, state);
+              if (options.changedAtOrBefore !== undefined && !changedBy(source, key)) return false;
+              try {
+                fs.renameSync(source, target);
+                return true;
+              } catch (error) {
+                if (errnoOf(error) === 'ENOENT') return false;
+                throw toStoreError(error, key, 'move');
+              }
+            });
+            if (!moved) {
+              outcome.missing.push(id);
+              continue;
             }
-          });
-          if (!moved) {
-            outcome.missing.push(id);
-            continue;
-          }
-          outcome.moved.push(id);
-          if (options.at !== undefined) {
-            try {
-              fs.utimesSync(target, options.at / 1_000, options.at / 1_000);
-            } catch (error) {
-              throw toStoreError(error, key, 'stamp');
+            outcome.moved.push(id);
+            if (options.at !== undefined) {
+              try {
+                fs.utimesSync(target, options.at / 1_000, options.at / 1_000);
+              } catch (error) {
+                throw toStoreError(error, key, 'stamp');
+              }
             }
           }
-        }
-      });
+        },
+        options.lock,
+      );
       const processed = path.join(folder, PROCESSED_FOLDER);
       await syncFolders(
         touchesProcessed && fs.existsSync(processed) ? [folder, processed] : [folder],
@@ -252,7 +263,7 @@ export function createFileEntries(guard: FolderGuard, lockDefaults: LockOptions)
       // looks, so it is confirmed under the lock.
       const seen = stateOf(folder, id, collection);
       if (seen !== undefined) return seen;
-      return locked(folder, collection, async () => stateOf(folder, id, collection));
+      return locked(folder, collection, async () => stateOf(folder, id, collection), undefined);
     },
   };
 }

@@ -205,26 +205,30 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       assertEntryId(id);
       const { name } = collectionOf(raw);
       const bytes = assertStorableText(text, `${name}/${id}`).length;
-      await locks.withLock(name, async () => {
-        const { entries } = collectionOf(name);
-        const existing = entries.get(id);
-        if (existing !== undefined) {
-          throw new TeamkitError(
-            'ALREADY_EXISTS',
-            `Entry ${id} is already in ${name} (${existing.state}); nothing was written. Use a new id.`,
-            { details: { collection: name, id, state: existing.state } },
-          );
-        }
-        let pendingBytes = 0;
-        let count = 0;
-        for (const entry of entries.values()) {
-          if (entry.state === 'processed') continue;
-          pendingBytes += entry.bytes;
-          count += 1;
-        }
-        await entryOptions.admit?.({ bytes: pendingBytes, count });
-        collectionOf(name).entries.set(id, { text, bytes, state: 'unread', changedAt: now() });
-      });
+      await locks.withLock(
+        name,
+        async () => {
+          const { entries } = collectionOf(name);
+          const existing = entries.get(id);
+          if (existing !== undefined) {
+            throw new TeamkitError(
+              'ALREADY_EXISTS',
+              `Entry ${id} is already in ${name} (${existing.state}); nothing was written. Use a new id.`,
+              { details: { collection: name, id, state: existing.state } },
+            );
+          }
+          let pendingBytes = 0;
+          let count = 0;
+          for (const entry of entries.values()) {
+            if (entry.state === 'processed') continue;
+            pendingBytes += entry.bytes;
+            count += 1;
+          }
+          await entryOptions.admit?.({ bytes: pendingBytes, count });
+          collectionOf(name).entries.set(id, { text, bytes, state: 'unread', changedAt: now() });
+        },
+        entryOptions.lock,
+      );
       watchers.entryMoved(name, id);
     },
     async moveEntries(raw, ids, from, to, moveOptions = {}) {
@@ -238,25 +242,29 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       for (const id of ids) assertEntryId(id);
       const { name } = collectionOf(raw);
       const outcome = { moved: [] as string[], missing: [] as string[] };
-      await locks.withLock(name, async () => {
-        const { entries } = collectionOf(name);
-        for (const id of new Set(ids)) {
-          const entry = entries.get(id);
-          if (
-            entry === undefined ||
-            !from.includes(entry.state) ||
-            (moveOptions.changedAtOrBefore !== undefined &&
-              entry.changedAt > moveOptions.changedAtOrBefore)
-          ) {
-            outcome.missing.push(id);
-            continue;
+      await locks.withLock(
+        name,
+        async () => {
+          const { entries } = collectionOf(name);
+          for (const id of new Set(ids)) {
+            const entry = entries.get(id);
+            if (
+              entry === undefined ||
+              !from.includes(entry.state) ||
+              (moveOptions.changedAtOrBefore !== undefined &&
+                entry.changedAt > moveOptions.changedAtOrBefore)
+            ) {
+              outcome.missing.push(id);
+              continue;
+            }
+            entry.state = to;
+            if (moveOptions.at !== undefined) entry.changedAt = moveOptions.at;
+            outcome.moved.push(id);
+            watchers.entryMoved(name, id);
           }
-          entry.state = to;
-          if (moveOptions.at !== undefined) entry.changedAt = moveOptions.at;
-          outcome.moved.push(id);
-          watchers.entryMoved(name, id);
-        }
-      });
+        },
+        moveOptions.lock,
+      );
       return outcome;
     },
     async listEntries(raw, state) {

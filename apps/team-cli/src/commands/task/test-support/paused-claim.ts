@@ -3,6 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createTaskList, issueMemberCredential, openRun } from '@teamkit/team-core';
 import { TeamSpecSchema } from '@teamkit/team-core/schema';
 import { createRunState, transitionMember, transitionRun } from '@teamkit/team-core/state';
+import { createFileStore } from '@teamkit/team-core/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, createTempHome, spawn } from '../../../test-support/run-cli.js';
 
@@ -36,16 +37,27 @@ export function describePausedClaim(trials: number): void {
         prompt: name,
       })),
     });
-    const state = await createRunState(home, {
-      spec,
-      teamSource: { scope: 'inline' },
-      hostId: 'test',
-    });
+    const state = await createRunState(
+      home,
+      {
+        spec,
+        teamSource: { scope: 'inline' },
+        hostId: 'test',
+      },
+      { store: createFileStore({ root: home }) },
+    );
     runId = state.runId;
-    await transitionRun(home, runId, 'active');
+    await transitionRun(home, runId, 'active', { store: createFileStore({ root: home }) });
     for (const member of MEMBERS) {
-      await transitionMember(home, runId, member, 'running');
-      tokens.set(member, await issueMemberCredential(home, runId, member));
+      await transitionMember(home, runId, member, 'running', {
+        store: createFileStore({ root: home }),
+      });
+      tokens.set(
+        member,
+        await issueMemberCredential(home, runId, member, {
+          store: createFileStore({ root: home }),
+        }),
+      );
     }
   }, 60_000);
 
@@ -105,7 +117,7 @@ export function describePausedClaim(trials: number): void {
 
   describe('a claimer paused inside its critical section', () => {
     it(`never lands its late write (${trials} trials)`, async () => {
-      const tasks = createTaskList({ home, runId });
+      const tasks = createTaskList({ store: createFileStore({ root: home }), home, runId });
       const ids: string[] = [];
       for (let i = 0; i < trials; i += 1) {
         ids.push((await tasks.createTask('lead', { subject: `trial ${i + 1}` })).id);
@@ -149,7 +161,11 @@ export function describePausedClaim(trials: number): void {
           owner: 'second',
         });
       }
-      const { events } = await openRun({ home, runId }).events.read();
+      const { events } = await openRun({
+        store: createFileStore({ root: home }),
+        home,
+        runId,
+      }).events.read();
       const claims = events.filter((event) => event.type === 'task.claimed');
       expect(claims.map((event) => [event.ids?.[0], event.data?.owner]).sort()).toEqual(
         ids.map((id) => [id, 'second']).sort(),
