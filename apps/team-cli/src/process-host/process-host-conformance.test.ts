@@ -92,7 +92,7 @@ runHostConformance(
           const marker = await readWaitingMarker(
             state.runId,
             memberOf(sessionId),
-            createFileStore({ root: state.runId }),
+            createFileStore({ root: home }),
           );
           return marker?.handoff === true;
         }),
