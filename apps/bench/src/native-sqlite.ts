@@ -24,6 +24,21 @@ function sqliteFailure(): string | undefined {
   }
 }
 
+/** What {@link ensureSqliteBuilt} probes and builds with; tests hand in their own. */
+export interface SqliteBuildSeams {
+  /** Why the module cannot open a database, or `undefined` when it can. */
+  probe?: () => string | undefined;
+  /** Builds the package in its folder; rejects with the build's output when it fails. */
+  build?: (folder: string) => Promise<unknown>;
+}
+
+function buildInFolder(folder: string): Promise<unknown> {
+  return promisify(execFile)('npm', ['run', 'install'], {
+    cwd: folder,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}
+
 /**
  * Makes sure the SQLite baseline can run. `pnpm install` does not build better-sqlite3
  * (`allowBuilds` in pnpm-workspace.yaml: only the benchmarks need it), so the first
@@ -33,22 +48,21 @@ function sqliteFailure(): string | undefined {
  */
 export async function ensureSqliteBuilt(
   log: (message: string) => void,
+  seams: SqliteBuildSeams = {},
 ): Promise<string | undefined> {
-  if (sqliteFailure() === undefined) return undefined;
+  const probe = seams.probe ?? sqliteFailure;
+  if (probe() === undefined) return undefined;
   const folder = path.dirname(
     createRequire(import.meta.url).resolve('better-sqlite3/package.json'),
   );
   log(`building better-sqlite3 for the SQLite baseline (once), in ${folder}`);
   try {
-    await promisify(execFile)('npm', ['run', 'install'], {
-      cwd: folder,
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    await (seams.build ?? buildInFolder)(folder);
   } catch (error) {
     const output = error as { stderr?: string; message?: string };
     return `building better-sqlite3 failed: ${(output.stderr ?? output.message ?? String(error)).trim().split('\n').slice(-5).join('\n')}`;
   }
-  const failure = sqliteFailure();
+  const failure = probe();
   return failure === undefined
     ? undefined
     : `better-sqlite3 was built but does not load: ${failure}`;
