@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { renderMessages } from '../runtime/render-messages.js';
-import { MESSAGE_KINDS, type Message, TASK_STATUSES, type Task } from '../schema/index.js';
+import {
+  MESSAGE_KINDS,
+  type Message,
+  TASK_STATUSES,
+  type Task,
+  TaskWorkSchema,
+} from '../schema/index.js';
 import type { DocumentProblem } from '../storage/index.js';
 
 /** A stored file that could not be read, as tools report it (left in place, never dropped). */
@@ -32,6 +38,8 @@ export const ToolTaskSchema = z.object({
   needsFix: z.boolean().optional(),
   /** The role expected to take it (`metadata.role`), when its creator named one. */
   role: z.string().optional(),
+  /** The work recorded for it (member, branch, commits), once its owner recorded some. */
+  work: TaskWorkSchema.optional(),
 });
 /** A task in a tool result. */
 export type ToolTask = z.infer<typeof ToolTaskSchema>;
@@ -40,6 +48,8 @@ export type ToolTask = z.infer<typeof ToolTaskSchema>;
 export const ToolMessageSchema = z.object({
   messageId: z.string(),
   from: z.string(),
+  /** Its recipient (the member whose inbox holds it). */
+  to: z.string(),
   kind: z.enum(MESSAGE_KINDS),
   at: z.string(),
   summary: z.string().optional(),
@@ -65,6 +75,7 @@ export function toolTask(task: Task): ToolTask {
     ...(task.cancelledReason === undefined ? {} : { cancelledReason: task.cancelledReason }),
     ...(task.needsFix === undefined ? {} : { needsFix: task.needsFix }),
     ...(typeof task.metadata?.role === 'string' ? { role: task.metadata.role } : {}),
+    ...(task.work === undefined ? {} : { work: task.work }),
   };
 }
 
@@ -73,6 +84,7 @@ export function toolMessage(message: Message): ToolMessage {
   return {
     messageId: message.messageId,
     from: message.from,
+    to: message.to,
     kind: message.kind,
     at: new Date(message.timestamp).toISOString(),
     ...(message.summary === undefined ? {} : { summary: message.summary }),
@@ -101,7 +113,7 @@ export function messagesText(messages: readonly ToolMessage[]): string {
       messageId: message.messageId,
       runId: '00000000-0000-4000-8000-000000000000',
       from: message.from,
-      to: message.from,
+      to: message.to,
       kind: message.kind,
       body: message.body,
       timestamp: Date.parse(message.at),
